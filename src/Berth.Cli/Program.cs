@@ -1,0 +1,3 @@
+using Berth.Cli;
+
+return await CommandLine.RunAsync(args);
