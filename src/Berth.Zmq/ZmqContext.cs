@@ -1,0 +1,142 @@
+using Berth.Zmq.Native;
+
+namespace Berth.Zmq;
+
+/// <summary>
+/// A libzmq context: the I/O threads and the registry of sockets. Thread-safe. Disposing it shuts it down,
+/// closes every socket it created that is not in use, and waits until the rest are closed by their owners.
+/// </summary>
+public sealed class ZmqContext : IDisposable
+{
+    private const int IoThreadsOption = 1;
+    private const int MaxSocketsOption = 2;
+
+    private readonly ZmqContextHandle _handle;
+    private readonly Lock _sync = new();
+    private readonly HashSet<ZmqSocket> _sockets = [];
+    private ZmqReadinessReactor? _reactor;
+    private bool _disposed;
+
+    /// <summary>Creates a context.</summary>
+    /// <param name="ioThreads">Background I/O threads; one is enough for about a gigabyte per second.</param>
+    /// <param name="maxSockets">The most sockets the context may hold at once.</param>
+    /// <exception cref="ZmqLibraryNotFoundException">libzmq is not installed.</exception>
+    public ZmqContext(int ioThreads = 1, int maxSockets = 1023)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(ioThreads);
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxSockets, 1);
+        LibZmqLoader.EnsureLoaded();
+        var context = LibZmq.CtxNew();
+        if (context == 0)
+        {
+            throw ZmqException.FromErrno("zmq_ctx_new");
+        }
+
+        _handle = new ZmqContextHandle(context);
+        Check(LibZmq.CtxSet(context, IoThreadsOption, ioThreads), "zmq_ctx_set(ZMQ_IO_THREADS)");
+        Check(LibZmq.CtxSet(context, MaxSocketsOption, maxSockets), "zmq_ctx_set(ZMQ_MAX_SOCKETS)");
+    }
+
+    /// <summary>The number of I/O threads.</summary>
+    public int IoThreads => Get(IoThreadsOption);
+
+    /// <summary>The most sockets this context may hold at once.</summary>
+    public int MaxSockets => Get(MaxSocketsOption);
+
+    internal nint Pointer => _handle.DangerousGetHandle();
+
+    /// <summary>Creates a socket of the given type, owned by the calling thread until handed over.</summary>
+    /// <param name="type">The socket type.</param>
+    /// <returns>The new socket.</returns>
+    public ZmqSocket CreateSocket(ZmqSocketType type)
+    {
+        lock (_sync)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            var pointer = LibZmq.Socket(Pointer, (int)type);
+            if (pointer == 0)
+            {
+                throw ZmqException.FromErrno($"zmq_socket({type})");
+            }
+
+            var socket = new ZmqSocket(this, new ZmqSocketHandle(pointer), type);
+            _sockets.Add(socket);
+            return socket;
+        }
+    }
+
+    /// <summary>
+    /// Makes every blocking call on this context's sockets, in any thread, fail with a <see cref="ZmqException"/>
+    /// whose <see cref="ZmqException.IsContextTerminated"/> is true. Sockets must still be disposed.
+    /// </summary>
+    public void Shutdown()
+    {
+        lock (_sync)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            LibZmq.CtxShutdown(Pointer);
+        }
+    }
+
+    /// <summary>Shuts the context down, closes its idle sockets and terminates it once every socket is closed.</summary>
+    public void Dispose()
+    {
+        ZmqSocket[] sockets;
+        lock (_sync)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            LibZmq.CtxShutdown(Pointer);
+            sockets = [.. _sockets];
+        }
+
+        foreach (var socket in sockets)
+        {
+            socket.CloseFromContext();
+        }
+
+        _handle.Dispose();
+        _reactor?.Dispose();
+    }
+
+    internal ZmqReadinessReactor Reactor
+    {
+        get
+        {
+            lock (_sync)
+            {
+                ObjectDisposedException.ThrowIf(_disposed, this);
+                return _reactor ??= new ZmqReadinessReactor();
+            }
+        }
+    }
+
+    internal void Forget(ZmqSocket socket)
+    {
+        lock (_sync)
+        {
+            _sockets.Remove(socket);
+        }
+    }
+
+    private int Get(int option)
+    {
+        lock (_sync)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return LibZmq.CtxGet(Pointer, option);
+        }
+    }
+
+    private static void Check(int rc, string operation)
+    {
+        if (rc != 0)
+        {
+            throw ZmqException.FromErrno(operation);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+using System.Threading.Tasks.Sources;
+
+namespace Berth.Zmq;
+
+/// <summary>
+/// The reusable awaitable of one socket's async operations. An operation arms it, retries the libzmq call, and only
+/// then awaits: because the descriptor is edge-triggered, an edge that lands between the retry and the await must
+/// still complete the wait, so arming comes first. Allocates nothing per wait.
+/// </summary>
+internal sealed class ZmqReadiness : IValueTaskSource
+{
+    private readonly Lock _sync = new();
+    private readonly ZmqReadinessReactor _reactor;
+    private readonly int _fd;
+    private readonly ulong _id;
+    private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
+    private bool _armed;
+    private bool _detached;
+
+    public ZmqReadiness(ZmqReadinessReactor reactor, int fd)
+    {
+        _reactor = reactor;
+        _fd = fd;
+        _id = reactor.Add(fd, this);
+    }
+
+    /// <summary>Prepares a wait; returns the token for the <see cref="ValueTask"/> built over this source.</summary>
+    public short Arm()
+    {
+        lock (_sync)
+        {
+            ObjectDisposedException.ThrowIf(_detached, typeof(ZmqSocket));
+            _core.Reset();
+            _armed = true;
+            return _core.Version;
+        }
+    }
+
+    /// <summary>The descriptor fired: wake the armed wait, if any.</summary>
+    public void Signal() => Complete(null);
+
+    /// <summary>Ends the armed wait with <paramref name="error"/> (cancellation or disposal).</summary>
+    public void Fail(Exception error) => Complete(error);
+
+    /// <summary>Stops watching the descriptor and fails any pending wait; called before the socket closes.</summary>
+    public void Detach()
+    {
+        lock (_sync)
+        {
+            if (_detached)
+            {
+                return;
+            }
+
+            _detached = true;
+            _reactor.Remove(_fd, _id);
+        }
+
+        Fail(new ObjectDisposedException(nameof(ZmqSocket)));
+    }
+
+    public void GetResult(short token) => _core.GetResult(token);
+
+    public ValueTaskSourceStatus GetStatus(short token) => _core.GetStatus(token);
+
+    public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
+        _core.OnCompleted(continuation, state, token, flags);
+
+    private void Complete(Exception? error)
+    {
+        lock (_sync)
+        {
+            if (!_armed)
+            {
+                return;
+            }
+
+            _armed = false;
+            if (error is null)
+            {
+                _core.SetResult(true);
+            }
+            else
+            {
+                _core.SetException(error);
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+using System.Runtime.InteropServices;
+using Berth.Zmq.Native;
+
+namespace Berth.Zmq;
+
+/// <summary>
+/// One thread per context that waits, in <c>epoll_wait</c>, on the <c>ZMQ_FD</c> of every socket with a pending async
+/// operation and wakes that operation. It never touches a libzmq socket (they are single-threaded); it only watches
+/// the notification descriptors, edge-triggered, which is how libzmq signals them.
+/// </summary>
+internal sealed unsafe class ZmqReadinessReactor : IDisposable
+{
+    private const ulong WakeId = 0;
+    private const int MaxEvents = 64;
+
+    private readonly int _epoll;
+    private readonly int _wake;
+    private readonly Thread _thread;
+    private readonly Lock _sync = new();
+    private readonly Dictionary<ulong, ZmqReadiness> _registered = [];
+    private ulong _nextId = WakeId + 1;
+    private volatile bool _stopping;
+
+    public ZmqReadinessReactor()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            throw new PlatformNotSupportedException("ZmqSocket async operations need Linux epoll");
+        }
+
+        _epoll = LinuxEvents.EpollCreate(LinuxEvents.CloseOnExec);
+        _wake = LinuxEvents.EventFd(0, LinuxEvents.CloseOnExec | LinuxEvents.NonBlocking);
+        if (_epoll < 0 || _wake < 0 || LinuxEvents.Control(_epoll, LinuxEvents.EpollAdd, _wake, LinuxEvents.EpollIn, WakeId) != 0)
+        {
+            throw new InvalidOperationException($"epoll setup failed: errno {Marshal.GetLastPInvokeError()}");
+        }
+
+        _thread = new Thread(Run) { IsBackground = true, Name = "berth-zmq-readiness" };
+        _thread.Start();
+    }
+
+    /// <summary>Starts watching <paramref name="fd"/>; returns the id to remove it with.</summary>
+    public ulong Add(int fd, ZmqReadiness readiness)
+    {
+        lock (_sync)
+        {
+            var id = _nextId++;
+            if (LinuxEvents.Control(_epoll, LinuxEvents.EpollAdd, fd, LinuxEvents.EpollIn | LinuxEvents.EpollEdgeTriggered, id) != 0)
+            {
+                throw new InvalidOperationException($"epoll_ctl(ADD, {fd}) failed: errno {Marshal.GetLastPInvokeError()}");
+            }
+
+            _registered.Add(id, readiness);
+            return id;
+        }
+    }
+
+    /// <summary>Stops watching; must run before the socket (and so the descriptor) is closed.</summary>
+    public void Remove(int fd, ulong id)
+    {
+        lock (_sync)
+        {
+            _registered.Remove(id);
+            LinuxEvents.Control(_epoll, LinuxEvents.EpollDelete, fd, 0, 0);
+        }
+    }
+
+    public void Dispose()
+    {
+        if (_stopping)
+        {
+            return;
+        }
+
+        _stopping = true;
+        ulong one = 1;
+        LinuxEvents.Write(_wake, &one, sizeof(ulong));
+        _thread.Join();
+        LinuxEvents.Close(_wake);
+        LinuxEvents.Close(_epoll);
+    }
+
+    private void Run()
+    {
+        var events = stackalloc byte[MaxEvents * LinuxEvents.EventSize];
+        while (!_stopping)
+        {
+            var count = LinuxEvents.EpollWait(_epoll, events, MaxEvents, -1);
+            for (var i = 0; i < count; i++)
+            {
+                var id = *(ulong*)(events + (i * LinuxEvents.EventSize) + LinuxEvents.DataOffset);
+                ZmqReadiness? readiness;
+                lock (_sync)
+                {
+                    _registered.TryGetValue(id, out readiness);
+                }
+
+                readiness?.Signal();
+            }
+        }
+    }
+}

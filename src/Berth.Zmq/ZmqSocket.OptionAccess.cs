@@ -1,0 +1,94 @@
+using System.Text;
+using Berth.Zmq.Native;
+
+namespace Berth.Zmq;
+
+public sealed unsafe partial class ZmqSocket
+{
+    private const int MaxOptionBytes = 256;
+
+    internal void SetOption(int option, int value) => SetOption(option, &value, sizeof(int));
+
+    internal void SetOption(int option, long value) => SetOption(option, &value, sizeof(long));
+
+    internal void SetOption(int option, ReadOnlySpan<byte> value)
+    {
+        fixed (byte* bytes = value)
+        {
+            SetOption(option, bytes, value.Length);
+        }
+    }
+
+    internal void SetOption(int option, string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        SetOption(option, Encoding.UTF8.GetBytes(value));
+    }
+
+    internal int GetInt32Option(int option)
+    {
+        int value;
+        var size = (nuint)sizeof(int);
+        GetOption(option, &value, &size);
+        return value;
+    }
+
+    internal long GetInt64Option(int option)
+    {
+        long value;
+        var size = (nuint)sizeof(long);
+        GetOption(option, &value, &size);
+        return value;
+    }
+
+    internal byte[] GetBytesOption(int option)
+    {
+        var buffer = stackalloc byte[MaxOptionBytes];
+        var size = (nuint)MaxOptionBytes;
+        GetOption(option, buffer, &size);
+        return new ReadOnlySpan<byte>(buffer, (int)size).ToArray();
+    }
+
+    /// <summary>Reads a NUL-terminated string option (endpoints, Z85 keys).</summary>
+    internal string GetStringOption(int option)
+    {
+        var buffer = stackalloc byte[MaxOptionBytes];
+        var size = (nuint)MaxOptionBytes;
+        GetOption(option, buffer, &size);
+        var text = new ReadOnlySpan<byte>(buffer, (int)size);
+        var end = text.IndexOf((byte)0);
+        return Encoding.UTF8.GetString(end >= 0 ? text[..end] : text);
+    }
+
+    private void SetOption(int option, void* value, int size)
+    {
+        Enter();
+        try
+        {
+            if (LibZmq.SetSockOpt(_socket, option, value, (nuint)size) != 0)
+            {
+                throw Failure(LastError(), $"zmq_setsockopt({option})");
+            }
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    private void GetOption(int option, void* value, nuint* size)
+    {
+        Enter();
+        try
+        {
+            if (LibZmq.GetSockOpt(_socket, option, value, size) != 0)
+            {
+                throw Failure(LastError(), $"zmq_getsockopt({option})");
+            }
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+}
