@@ -10,6 +10,9 @@ public sealed partial class ZmqSocket
     /// <summary>One non-blocking libzmq call: a result of zero or more, or -1 when the socket is not ready.</summary>
     private interface IAttempt
     {
+        /// <summary>The readiness the call waits for.</summary>
+        ZmqPollEvents Needs { get; }
+
         int Try(ZmqSocket socket);
     }
 
@@ -127,11 +130,18 @@ public sealed partial class ZmqSocket
             {
                 var token = readiness.Arm();
 
-                // libzmq resets the descriptor inside every call, so re-check after arming or an edge can be lost.
-                var result = attempt.Try(this);
-                if (result >= 0)
+                // The descriptor only fires on new edges, and a DONTWAIT send may skip pending commands (libzmq
+                // throttles them), so an edge can already have been spent. ZMQ_EVENTS processes every pending
+                // command and tells the truth; reading it after arming means any later change fires the armed wait.
+                if ((RawEvents() & attempt.Needs) != 0)
                 {
-                    return result;
+                    var result = attempt.Try(this);
+                    if (result >= 0)
+                    {
+                        return result;
+                    }
+
+                    continue;
                 }
 
                 Volatile.Write(ref _state, AsyncWaiting);
@@ -157,40 +167,59 @@ public sealed partial class ZmqSocket
     }
 
     /// <summary>Reads <c>ZMQ_FD</c> while the caller already holds the socket.</summary>
-    private unsafe int RawNotificationFd()
+    private int RawNotificationFd() => RawInt32Option(14, "zmq_getsockopt(ZMQ_FD)");
+
+    /// <summary>Reads <c>ZMQ_EVENTS</c> while the caller already holds the socket.</summary>
+    private ZmqPollEvents RawEvents() => (ZmqPollEvents)RawInt32Option(15, "zmq_getsockopt(ZMQ_EVENTS)");
+
+    private unsafe int RawInt32Option(int option, string operation)
     {
-        int fd;
+        int value;
         var size = (nuint)sizeof(int);
-        if (LibZmq.GetSockOpt(_socket, 14, &fd, &size) != 0)
+        while (LibZmq.GetSockOpt(_socket, option, &value, &size) != 0)
         {
-            throw Failure(LastError(), "zmq_getsockopt(ZMQ_FD)");
+            var error = LastError();
+            if (error != ZmqErrors.Interrupted)
+            {
+                throw Failure(error, operation);
+            }
         }
 
-        return fd;
+        return value;
     }
 
     private readonly struct ReceiveSpanAttempt(Memory<byte> buffer) : IAttempt
     {
+        public ZmqPollEvents Needs => ZmqPollEvents.In;
+
         public int Try(ZmqSocket socket) => socket.ReceiveCore(buffer.Span, DontWaitFlag);
     }
 
     private readonly unsafe struct ReceiveMessageAttempt(ZmqMessage message) : IAttempt
     {
+        public ZmqPollEvents Needs => ZmqPollEvents.In;
+
         public int Try(ZmqSocket socket) => socket.ReceiveMessageCore(message.Pointer, DontWaitFlag) ? 0 : -1;
     }
 
     private readonly struct SendSpanAttempt(ReadOnlyMemory<byte> data, int flags) : IAttempt
     {
+        public ZmqPollEvents Needs => ZmqPollEvents.Out;
+
         public int Try(ZmqSocket socket) => socket.SendCore(data.Span, DontWaitFlag | flags) ? 0 : -1;
     }
 
     private readonly unsafe struct SendMessageAttempt(ZmqMessage message, int flags) : IAttempt
     {
+        public ZmqPollEvents Needs => ZmqPollEvents.Out;
+
         public int Try(ZmqSocket socket) => socket.SendMessageCore(message.Pointer, DontWaitFlag | flags) ? 0 : -1;
     }
 
     private readonly struct SendMultipartAttempt(IReadOnlyList<ReadOnlyMemory<byte>> frames) : IAttempt
     {
+        public ZmqPollEvents Needs => ZmqPollEvents.Out;
+
         public int Try(ZmqSocket socket)
         {
             var last = frames.Count - 1;
@@ -211,6 +240,8 @@ public sealed partial class ZmqSocket
 
     private readonly unsafe struct ReceiveMultipartAttempt(List<byte[]> frames) : IAttempt
     {
+        public ZmqPollEvents Needs => ZmqPollEvents.In;
+
         public int Try(ZmqSocket socket)
         {
             var msg = socket.Scratch;

@@ -60,6 +60,16 @@ public sealed unsafe partial class ZmqSocket
         return Encoding.UTF8.GetString(end >= 0 ? text[..end] : text);
     }
 
+    /// <summary>Reads a CURVE key as Z85: libzmq picks the format from the buffer size, 41 bytes meaning Z85 plus NUL.</summary>
+    internal string GetZ85KeyOption(int option)
+    {
+        const int Z85KeyWithTerminator = 41;
+        var buffer = stackalloc byte[Z85KeyWithTerminator];
+        var size = (nuint)Z85KeyWithTerminator;
+        GetOption(option, buffer, &size);
+        return Encoding.ASCII.GetString(buffer, Z85KeyWithTerminator - 1);
+    }
+
     private void SetOption(int option, void* value, int size)
     {
         Enter();

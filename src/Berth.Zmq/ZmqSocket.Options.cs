@@ -92,13 +92,13 @@ public sealed partial class ZmqSocket
     public bool CurveServer { get => GetInt32Option(47) != 0; set => SetOption(47, value ? 1 : 0); }
 
     /// <summary>This socket's long-term CURVE public key, 40 Z85 characters (<c>ZMQ_CURVE_PUBLICKEY</c>).</summary>
-    public string CurvePublicKey { get => GetStringOption(48); set => SetOption(48, value); }
+    public string CurvePublicKey { get => GetZ85KeyOption(48); set => SetOption(48, value); }
 
     /// <summary>This socket's long-term CURVE secret key, 40 Z85 characters (<c>ZMQ_CURVE_SECRETKEY</c>).</summary>
-    public string CurveSecretKey { get => GetStringOption(49); set => SetOption(49, value); }
+    public string CurveSecretKey { get => GetZ85KeyOption(49); set => SetOption(49, value); }
 
     /// <summary>The server's public key a CURVE client expects, 40 Z85 characters (<c>ZMQ_CURVE_SERVERKEY</c>).</summary>
-    public string CurveServerKey { get => GetStringOption(50); set => SetOption(50, value); }
+    public string CurveServerKey { get => GetZ85KeyOption(50); set => SetOption(50, value); }
 
     /// <summary>The security mechanism in use (<c>ZMQ_MECHANISM</c>: 0 null, 1 plain, 2 curve).</summary>
     public int Mechanism => GetInt32Option(43);

@@ -1,0 +1,138 @@
+using System.Text;
+
+namespace Berth.Zmq.Tests;
+
+public sealed class AsyncTests : IDisposable
+{
+    private readonly ZmqContext _context = new();
+
+    public void Dispose() => _context.Dispose();
+
+    [Fact]
+    public async Task ReceiveAsync_completes_when_a_message_arrives_later()
+    {
+        using var push = _context.Create(ZmqSocketType.Push);
+        using var pull = _context.Create(ZmqSocketType.Pull);
+        pull.Connect(push.BindLoopback());
+        var buffer = new byte[16];
+
+        var pending = pull.ReceiveAsync(buffer).AsTask();
+        Assert.False(pending.IsCompleted);
+        push.Send("late"u8);
+
+        Assert.Equal(4, await pending.WaitAsync(Endpoints.Patience));
+        Assert.Equal("late", Encoding.UTF8.GetString(buffer, 0, 4));
+    }
+
+    [Fact]
+    public async Task Many_async_receives_in_a_row_never_lose_an_edge()
+    {
+        using var push = _context.Create(ZmqSocketType.Push);
+        using var pull = _context.Create(ZmqSocketType.Pull);
+        pull.Connect(push.BindLoopback());
+        const int Count = 2000;
+        var sender = Task.Run(async () =>
+        {
+            for (var i = 0; i < Count; i++)
+            {
+                await push.SendAsync(BitConverter.GetBytes(i));
+                if (i % 97 == 0)
+                {
+                    await Task.Yield();
+                }
+            }
+        });
+
+        var buffer = new byte[4];
+        for (var i = 0; i < Count; i++)
+        {
+            await pull.ReceiveAsync(buffer).AsTask().WaitAsync(Endpoints.Patience);
+            Assert.Equal(i, BitConverter.ToInt32(buffer));
+        }
+
+        await sender.WaitAsync(Endpoints.Patience);
+    }
+
+    [Fact]
+    public async Task Cancelling_a_pending_receive_ends_it_and_loses_nothing()
+    {
+        using var push = _context.Create(ZmqSocketType.Push);
+        using var pull = _context.Create(ZmqSocketType.Pull);
+        pull.Connect(push.BindLoopback());
+        using var cancellation = new CancellationTokenSource();
+        var buffer = new byte[16];
+
+        var pending = pull.ReceiveAsync(buffer, cancellation.Token).AsTask();
+        cancellation.Cancel();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => pending.WaitAsync(Endpoints.Patience));
+
+        // The socket is usable again, and the next message is the first one sent.
+        push.Send("after"u8);
+        Assert.Equal(5, await pull.ReceiveAsync(buffer).AsTask().WaitAsync(Endpoints.Patience));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => pull.ReceiveAsync(buffer, cancellation.Token).AsTask());
+    }
+
+    [Fact]
+    public async Task SendAsync_waits_for_room_below_the_high_water_mark()
+    {
+        using var push = _context.Create(ZmqSocketType.Push);
+        push.SendHighWatermark = 1;
+        using var pull = _context.Create(ZmqSocketType.Pull);
+        pull.ReceiveHighWatermark = 1;
+        pull.Connect(push.BindLoopback());
+
+        // Fill every queue until a send would block, then an async send must wait for the reader.
+        var sent = 0;
+        var payload = new byte[200_000];
+        while (push.TrySend(payload))
+        {
+            sent++;
+            Assert.True(sent < 10_000);
+            if (sent % 8 == 0)
+            {
+                Thread.Sleep(1);
+            }
+        }
+
+        var pending = push.SendAsync(payload).AsTask();
+        var buffer = new byte[payload.Length];
+        for (var i = 0; i <= sent; i++)
+        {
+            pull.Receive(buffer);
+        }
+
+        await pending.WaitAsync(Endpoints.Patience);
+    }
+
+    [Fact]
+    public async Task Multipart_async_round_trip_through_dealer_and_router()
+    {
+        using var router = _context.Create(ZmqSocketType.Router);
+        using var dealer = _context.Create(ZmqSocketType.Dealer);
+        dealer.Connect(router.BindLoopback());
+
+        var received = new List<byte[]>();
+        var pending = router.ReceiveMultipartAsync(received).AsTask();
+        await dealer.SendMultipartAsync(["one"u8.ToArray(), "two"u8.ToArray()]);
+        await pending.WaitAsync(Endpoints.Patience);
+        Assert.Equal(3, received.Count);
+        Assert.Equal("two", Encoding.UTF8.GetString(received[2]));
+
+        await router.SendMultipartAsync([received[0], "back"u8.ToArray()]);
+        using var message = new ZmqMessage();
+        await dealer.ReceiveAsync(message).AsTask().WaitAsync(Endpoints.Patience);
+        Assert.Equal("back", message.ToString());
+    }
+
+    [Fact]
+    public async Task Disposing_a_socket_fails_its_pending_receive_with_ObjectDisposedException()
+    {
+        var pull = _context.Create(ZmqSocketType.Pull);
+        pull.BindLoopback();
+        var pending = pull.ReceiveAsync(new byte[4]).AsTask();
+
+        pull.Dispose();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Endpoints.Patience));
+    }
+}
