@@ -5,6 +5,7 @@ internal static class CommandLine
 {
     private static readonly (string Name, string Summary, Func<string[], Task<int>> Run)[] Commands =
     [
+        ("zmq", "ZeroMQ echo server and benchmark", ZmqCommand.RunAsync),
     ];
 
     public static async Task<int> RunAsync(string[] args)

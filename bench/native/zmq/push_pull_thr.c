@@ -1,0 +1,67 @@
+/* PUSH/PULL throughput against libzmq, the limit Berth.Zmq is measured against.
+ * Same workload as libzmq's local_thr/remote_thr, in one process: a PUSH thread sends COUNT messages of SIZE bytes
+ * (zmq_msg_init_size + zmq_msg_send, as remote_thr does) to a PULL socket bound on tcp://127.0.0.1:*, which receives
+ * them with zmq_msg_recv (as local_thr does). The clock runs from the first message received to the last.
+ * usage: push_pull_thr SIZE COUNT     prints: size=SIZE count=COUNT seconds=S msgs_per_sec=M */
+#include <zmq.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static size_t size;
+static long count;
+static char endpoint[256];
+static void *context;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void *sender(void *unused)
+{
+    (void)unused;
+    void *push = zmq_socket(context, ZMQ_PUSH);
+    if (zmq_connect(push, endpoint) != 0) { fprintf(stderr, "zmq_connect: %s\n", zmq_strerror(zmq_errno())); exit(1); }
+    for (long i = 0; i < count; i++) {
+        zmq_msg_t msg;
+        zmq_msg_init_size(&msg, size);
+        memset(zmq_msg_data(&msg), (int)i, size < 8 ? size : 8);
+        if (zmq_msg_send(&msg, push, 0) < 0) { fprintf(stderr, "zmq_msg_send: %s\n", zmq_strerror(zmq_errno())); exit(1); }
+    }
+    zmq_close(push);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) { fprintf(stderr, "usage: push_pull_thr SIZE COUNT\n"); return 2; }
+    size = (size_t)atol(argv[1]);
+    count = atol(argv[2]);
+    context = zmq_ctx_new();
+    void *pull = zmq_socket(context, ZMQ_PULL);
+    if (zmq_bind(pull, "tcp://127.0.0.1:*") != 0) { fprintf(stderr, "zmq_bind: %s\n", zmq_strerror(zmq_errno())); return 1; }
+    size_t length = sizeof endpoint;
+    zmq_getsockopt(pull, ZMQ_LAST_ENDPOINT, endpoint, &length);
+
+    pthread_t thread;
+    pthread_create(&thread, NULL, sender, NULL);
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    zmq_msg_recv(&msg, pull, 0);
+    double start = now();
+    for (long i = 1; i < count; i++) {
+        if (zmq_msg_recv(&msg, pull, 0) < 0) { fprintf(stderr, "zmq_msg_recv: %s\n", zmq_strerror(zmq_errno())); return 1; }
+    }
+    double seconds = now() - start;
+    zmq_msg_close(&msg);
+    pthread_join(thread, NULL);
+    zmq_close(pull);
+    zmq_ctx_term(context);
+    printf("size=%zu count=%ld seconds=%.6f msgs_per_sec=%.0f\n", size, count, seconds, (count - 1) / seconds);
+    return 0;
+}

@@ -1,0 +1,60 @@
+using System.Diagnostics;
+using Berth.Zmq;
+
+namespace Berth.Cli.Zmq;
+
+/// <summary>
+/// REQ/REP round-trip latency through Berth.Zmq, the same workload as bench/native/zmq/req_rep_lat.c: a REP thread
+/// echoes; the REQ side times each round trip of a span send and a span receive.
+/// </summary>
+internal static class LatencyRun
+{
+    public readonly record struct Result(double P50Microseconds, double P99Microseconds, double MeanMicroseconds);
+
+    public static Result Measure(int size, int count, bool asynchronous)
+    {
+        using var context = new ZmqContext();
+        using var rep = context.CreateSocket(ZmqSocketType.Rep);
+        rep.Bind("tcp://127.0.0.1:*");
+        var endpoint = rep.LastEndpoint;
+        var echo = new Thread(() => Echo(rep, size, count)) { Name = "zmq-bench-echo" };
+        echo.Start();
+
+        using var req = context.CreateSocket(ZmqSocketType.Req);
+        req.Connect(endpoint);
+        var buffer = new byte[size];
+        var samples = new double[count];
+        var ticksToMicroseconds = 1e6 / Stopwatch.Frequency;
+        for (var i = 0; i < count; i++)
+        {
+            var start = Stopwatch.GetTimestamp();
+            if (asynchronous)
+            {
+                req.SendAsync(buffer).AsTask().GetAwaiter().GetResult();
+                req.ReceiveAsync(buffer).AsTask().GetAwaiter().GetResult();
+            }
+            else
+            {
+                req.Send(buffer);
+                req.Receive(buffer);
+            }
+
+            samples[i] = (Stopwatch.GetTimestamp() - start) * ticksToMicroseconds;
+        }
+
+        echo.Join();
+        var mean = samples.Average();
+        Array.Sort(samples);
+        return new Result(samples[count / 2], samples[(int)(count * 0.99)], mean);
+    }
+
+    private static void Echo(ZmqSocket rep, int size, int count)
+    {
+        var buffer = new byte[size];
+        for (var i = 0; i < count; i++)
+        {
+            var received = rep.Receive(buffer);
+            rep.Send(buffer.AsSpan(0, received));
+        }
+    }
+}

@@ -1,0 +1,17 @@
+namespace Berth.Cli.Zmq;
+
+/// <summary>How the benchmark's sender produces each message (the strategies of the send-strategy decision).</summary>
+internal enum SendStrategy
+{
+    /// <summary>A new array per message, sent with <c>zmq_send</c> (copied by libzmq).</summary>
+    ByteArray,
+
+    /// <summary>A pooled array per message, sent with <c>zmq_send</c> (copied by libzmq).</summary>
+    ArrayPool,
+
+    /// <summary>A libzmq-allocated frame filled in place (<c>zmq_msg_init_size</c>), sent without copy.</summary>
+    Message,
+
+    /// <summary>A pooled array handed to libzmq without copy (<c>zmq_msg_init_data</c> + free callback).</summary>
+    ZeroCopy,
+}

@@ -1,0 +1,77 @@
+using System.Buffers;
+using System.Diagnostics;
+using Berth.Zmq;
+
+namespace Berth.Cli.Zmq;
+
+/// <summary>
+/// PUSH/PULL throughput through Berth.Zmq, the same workload as bench/native/zmq/push_pull_thr.c: a sender thread
+/// pushes COUNT messages over tcp loopback; the receiver reuses one <see cref="ZmqMessage"/>; the clock runs from the
+/// first message received to the last.
+/// </summary>
+internal static class ThroughputRun
+{
+    public readonly record struct Result(double MessagesPerSecond, double AllocatedBytesPerMessage);
+
+    public static Result Measure(SendStrategy strategy, int size, int count)
+    {
+        using var context = new ZmqContext();
+        using var pull = context.CreateSocket(ZmqSocketType.Pull);
+        pull.Bind("tcp://127.0.0.1:*");
+        var endpoint = pull.LastEndpoint;
+        var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+
+        var sender = new Thread(() => Send(context, endpoint, strategy, size, count)) { Name = "zmq-bench-sender" };
+        sender.Start();
+        using var message = new ZmqMessage();
+        pull.Receive(message);
+        var clock = Stopwatch.StartNew();
+        for (var i = 1; i < count; i++)
+        {
+            pull.Receive(message);
+        }
+
+        var seconds = clock.Elapsed.TotalSeconds;
+        sender.Join();
+        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        return new Result((count - 1) / seconds, (double)allocated / count);
+    }
+
+    private static void Send(ZmqContext context, string endpoint, SendStrategy strategy, int size, int count)
+    {
+        using var push = context.CreateSocket(ZmqSocketType.Push);
+        push.ZeroCopyThreshold = int.MaxValue;
+        push.Connect(endpoint);
+        using var message = new ZmqMessage();
+        for (var i = 0; i < count; i++)
+        {
+            switch (strategy)
+            {
+                case SendStrategy.ByteArray:
+                    var array = new byte[size];
+                    Stamp(array, i);
+                    push.Send(array);
+                    break;
+                case SendStrategy.ArrayPool:
+                    var rented = ArrayPool<byte>.Shared.Rent(size);
+                    Stamp(rented, i);
+                    push.Send(rented.AsSpan(0, size));
+                    ArrayPool<byte>.Shared.Return(rented);
+                    break;
+                case SendStrategy.Message:
+                    message.InitSize(size);
+                    Stamp(message.Data, i);
+                    push.Send(message);
+                    break;
+                case SendStrategy.ZeroCopy:
+                    message.InitPooled(size);
+                    Stamp(message.Data, i);
+                    push.Send(message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Writes a few bytes per message, as the C program does, so every strategy touches its buffer.</summary>
+    private static void Stamp(Span<byte> data, int sequence) => data[..Math.Min(8, data.Length)].Fill((byte)sequence);
+}

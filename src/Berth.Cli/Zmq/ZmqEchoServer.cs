@@ -1,0 +1,70 @@
+using System.Runtime.InteropServices;
+using Berth.Zmq;
+
+namespace Berth.Cli.Zmq;
+
+/// <summary>
+/// Echoes every multipart message: a REP answers each request with the same frames; a ROUTER sends each message
+/// back to its sender (the routing id frame addresses the reply). Frames are forwarded as libzmq messages, never copied.
+/// </summary>
+internal static class ZmqEchoServer
+{
+    public static int Run(string[] args)
+    {
+        var options = new Options(args);
+        var type = options.String("type", "rep") switch
+        {
+            "rep" => ZmqSocketType.Rep,
+            "router" => ZmqSocketType.Router,
+            var other => throw new UsageException($"option '--type' must be rep or router, not '{other}'"),
+        };
+        var endpoint = options.String("bind", "tcp://127.0.0.1:5555");
+        options.RejectUnknown();
+
+        using var context = new ZmqContext();
+        using var socket = context.CreateSocket(type);
+        socket.Linger = TimeSpan.Zero;
+        socket.Bind(endpoint);
+        using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+        using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+        Console.WriteLine($"listening on {socket.LastEndpoint}");
+
+        var frames = new List<ZmqMessage>();
+        try
+        {
+            while (true)
+            {
+                var count = 0;
+                do
+                {
+                    if (count == frames.Count)
+                    {
+                        frames.Add(new ZmqMessage());
+                    }
+
+                    socket.Receive(frames[count]);
+                }
+                while (frames[count++].More);
+
+                for (var i = 0; i < count; i++)
+                {
+                    socket.Send(frames[i], more: i < count - 1);
+                }
+            }
+        }
+        catch (ZmqException e) when (e.IsContextTerminated)
+        {
+            return 0;
+        }
+        finally
+        {
+            frames.ForEach(frame => frame.Dispose());
+        }
+
+        void Stop(PosixSignalContext signal)
+        {
+            signal.Cancel = true;
+            context.Shutdown();
+        }
+    }
+}
