@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Runtime.InteropServices;
 using System.Text;
 using Berth.Zmq.Native;
@@ -96,7 +95,7 @@ public sealed unsafe class ZmqMessage : IDisposable
     }
 
     /// <summary>
-    /// Zero-copy frame over an array rented from <see cref="ArrayPool{T}.Shared"/>: fill <see cref="Data"/>, send,
+    /// Zero-copy frame over an array rented from the binding's bounded zero-copy pool: fill <see cref="Data"/>, send,
     /// and libzmq hands the array back to the pool (from its I/O thread) once the bytes are on the wire.
     /// </summary>
     /// <param name="size">The frame size.</param>
@@ -105,7 +104,7 @@ public sealed unsafe class ZmqMessage : IDisposable
         ArgumentOutOfRangeException.ThrowIfNegative(size);
         var msg = Pointer;
         LibZmq.MsgClose(msg);
-        ZmqZeroCopy.InitPooled(msg, ArrayPool<byte>.Shared.Rent(size), size);
+        ZmqZeroCopy.InitPooled(msg, ZmqZeroCopy.Pool.Rent(size), size);
     }
 
     /// <summary>

@@ -157,7 +157,7 @@ public sealed unsafe partial class ZmqSocket
     private bool SendPooledCore(ReadOnlySpan<byte> data, int flags)
     {
         var msg = Scratch;
-        var array = ArrayPool<byte>.Shared.Rent(data.Length);
+        var array = ZmqZeroCopy.Pool.Rent(data.Length);
         data.CopyTo(array);
         ZmqZeroCopy.InitPooled(msg, array, data.Length);
         if (SendMessageCore(msg, flags))

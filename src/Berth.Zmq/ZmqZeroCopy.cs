@@ -12,7 +12,18 @@ namespace Berth.Zmq;
 /// </summary>
 internal static unsafe class ZmqZeroCopy
 {
+    /// <summary>The most arrays of one size class kept for reuse: above the default high-water mark (1000), so a
+    /// full send queue of zero-copy frames is served from the pool after warm-up. <see cref="ArrayPool{T}.Shared"/>
+    /// keeps only a few per core and, with frames returned from libzmq's I/O thread, allocated on most large sends.</summary>
+    private const int ArraysPerSize = 1024;
+
+    /// <summary>The largest array the pool keeps; longer frames get an array that is dropped after use.</summary>
+    private const int LargestPooledArray = 4 * 1024 * 1024;
+
     private static long _pooledReleases;
+
+    /// <summary>The pool zero-copy frames rent from and libzmq returns to.</summary>
+    public static ArrayPool<byte> Pool { get; } = ArrayPool<byte>.Create(LargestPooledArray, ArraysPerSize);
 
     /// <summary>How many pooled arrays libzmq has given back since start; tests use it to prove each is freed exactly once.</summary>
     public static long PooledReleases => Volatile.Read(ref _pooledReleases);
@@ -24,7 +35,7 @@ internal static unsafe class ZmqZeroCopy
         if (LibZmq.MsgInitData(msg, (void*)pin.AddrOfPinnedObject(), (nuint)size, &ReturnPooledArray, GCHandle.ToIntPtr(pin)) != 0)
         {
             pin.Free();
-            ArrayPool<byte>.Shared.Return(array);
+            Pool.Return(array);
             LibZmq.MsgInit(msg);
             throw ZmqException.FromErrno("zmq_msg_init_data");
         }
@@ -36,7 +47,7 @@ internal static unsafe class ZmqZeroCopy
         var pin = GCHandle.FromIntPtr(hint);
         var array = (byte[])pin.Target!;
         pin.Free();
-        ArrayPool<byte>.Shared.Return(array);
+        Pool.Return(array);
         Interlocked.Increment(ref _pooledReleases);
     }
 }

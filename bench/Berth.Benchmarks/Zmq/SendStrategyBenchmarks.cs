@@ -18,7 +18,7 @@ public class SendStrategyBenchmarks
     private ZmqMessage _message = null!;
     private byte[] _payload = [];
 
-    [Params(64, 512, 1024, 65536, 262144)]
+    [Params(64, 512, 1024, 65536, 131072, 262144)]
     public int Size { get; set; }
 
     [GlobalSetup]
