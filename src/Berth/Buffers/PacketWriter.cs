@@ -179,9 +179,13 @@ public ref struct PacketWriter
     public void Flush()
     {
         EnsureMayLeaveSpan();
-        _output.Advance(_buffered);
-        _flushed += _buffered;
-        _buffered = 0;
+        if (_buffered > 0)
+        {
+            _output.Advance(_buffered);
+            _flushed += _buffered;
+            _buffered = 0;
+        }
+
         _span = default;
     }
 
@@ -231,10 +235,7 @@ public ref struct PacketWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void Grow(int count)
     {
-        EnsureMayLeaveSpan();
-        _output.Advance(_buffered);
-        _flushed += _buffered;
-        _buffered = 0;
+        Flush();
         _span = _output.GetSpan(count);
         if (_span.Length < count)
         {

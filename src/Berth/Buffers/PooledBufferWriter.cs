@@ -59,12 +59,17 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     /// <inheritdoc />
     public void Advance(int count)
     {
-        if (_last is null || (uint)count > (uint)_last.Free)
+        if ((uint)count > (uint)(_last?.Free ?? 0))
         {
             throw new ArgumentOutOfRangeException(nameof(count), count, "Advanced past the span that GetSpan returned.");
         }
 
-        _last.Count += count;
+        if (count == 0)
+        {
+            return;
+        }
+
+        _last!.Count += count;
         _written += count;
     }
 
