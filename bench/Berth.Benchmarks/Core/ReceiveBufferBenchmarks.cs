@@ -2,7 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using BenchmarkDotNet.Attributes;
 using Berth.Buffers;
-using static Berth.Benchmarks.Core.ReceiveBufferFill;
+using static Berth.Benchmarks.Core.PipeFill;
 
 namespace Berth.Benchmarks.Core;
 
@@ -64,7 +64,7 @@ public class ReceiveBufferBenchmarks
     [Benchmark]
     public int Ring()
     {
-        Fill(_ring, _block);
+        _ring.Write(_block);
         _ring.Readable.CopyTo(_scratch);
         _ring.Consume(Size);
         return _ring.Length;

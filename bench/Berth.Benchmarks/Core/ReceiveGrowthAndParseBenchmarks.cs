@@ -4,7 +4,7 @@ using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using Berth.Buffers;
 using Berth.Framing;
-using static Berth.Benchmarks.Core.ReceiveBufferFill;
+using static Berth.Benchmarks.Core.PipeFill;
 
 namespace Berth.Benchmarks.Core;
 
@@ -67,7 +67,7 @@ public class ReceiveGrowthAndParseBenchmarks
     {
         for (var i = 0; i < 10; i++)
         {
-            Fill(_ring, _block);
+            _ring.Write(_block);
         }
 
         var length = _ring.Length;
@@ -105,7 +105,7 @@ public class ReceiveGrowthAndParseBenchmarks
     [BenchmarkCategory("ParseTenFrames")]
     public int Parse_Ring()
     {
-        Fill(_ring, _tenFrames);
+        _ring.Write(_tenFrames);
         var buffer = _ring.Readable;
         var frames = DecodeAll(ref buffer);
         _ring.Consume(_ring.Length - (int)buffer.Length);

@@ -92,6 +92,20 @@ public sealed class RingBuffer : IDisposable
         _length += count;
     }
 
+    /// <summary>Copies <paramref name="data"/> in after the readable bytes, growing the ring (up to its maximum) as needed.</summary>
+    /// <exception cref="InvalidOperationException">The data does not fit under the ring's maximum.</exception>
+    public void Write(ReadOnlySpan<byte> data)
+    {
+        while (!data.IsEmpty)
+        {
+            var free = GetWriteMemory(data.Length).Span;
+            var chunk = Math.Min(free.Length, data.Length);
+            data[..chunk].CopyTo(free);
+            Advance(chunk);
+            data = data[chunk..];
+        }
+    }
+
     /// <summary>Drops the first <paramref name="count"/> readable bytes.</summary>
     public void Consume(int count)
     {

@@ -83,10 +83,7 @@ public class AllocationTests
         {
             for (var write = 0; write < 5; write++)
             {
-                var memory = ring.GetWriteMemory(payload.Length);
-                var chunk = Math.Min(memory.Length, payload.Length);
-                payload.AsSpan(0, chunk).CopyTo(memory.Span);
-                ring.Advance(chunk);
+                ring.Write(payload);
             }
 
             ring.Consume(ring.Length);

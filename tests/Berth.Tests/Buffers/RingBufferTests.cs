@@ -10,9 +10,9 @@ public class RingBufferTests
     {
         var pool = new BufferPool();
         using var ring = new RingBuffer(16, 16, pool);
-        Write(ring, Bytes(0, 12));
+        ring.Write(Bytes(0, 12));
         ring.Consume(10);
-        Write(ring, Bytes(12, 10));
+        ring.Write(Bytes(12, 10));
 
         var readable = ring.Readable;
         Assert.False(readable.IsSingleSegment);
@@ -25,9 +25,9 @@ public class RingBufferTests
     {
         var pool = new BufferPool();
         using var ring = new RingBuffer(16, 1024, pool);
-        Write(ring, Bytes(0, 12));
+        ring.Write(Bytes(0, 12));
         ring.Consume(8);
-        Write(ring, Bytes(12, 10));
+        ring.Write(Bytes(12, 10));
 
         ring.GetWriteMemory(100);
         Assert.True(ring.Capacity >= 114);
@@ -39,7 +39,7 @@ public class RingBufferTests
     public void It_never_grows_past_its_maximum()
     {
         using var ring = new RingBuffer(16, 64);
-        Write(ring, new byte[60]);
+        ring.Write(new byte[60]);
         Assert.Throws<InvalidOperationException>(() => ring.GetWriteMemory(5));
         Assert.True(ring.Capacity <= 64);
     }
@@ -49,7 +49,7 @@ public class RingBufferTests
     {
         var pool = new BufferPool();
         using var ring = new RingBuffer(16, 4096, pool);
-        Write(ring, new byte[3000]);
+        ring.Write(new byte[3000]);
         Assert.False(ring.TrimExcess());
         ring.Consume(3000);
         Assert.True(ring.TrimExcess());
@@ -74,19 +74,6 @@ public class RingBufferTests
         using var ring = new RingBuffer(16, 16);
         Assert.Throws<ArgumentOutOfRangeException>(() => ring.Advance(17));
         Assert.Throws<ArgumentOutOfRangeException>(() => ring.Consume(1));
-    }
-
-    private static void Write(RingBuffer ring, byte[] data)
-    {
-        var written = 0;
-        while (written < data.Length)
-        {
-            var memory = ring.GetWriteMemory(data.Length - written);
-            var chunk = Math.Min(memory.Length, data.Length - written);
-            data.AsSpan(written, chunk).CopyTo(memory.Span);
-            ring.Advance(chunk);
-            written += chunk;
-        }
     }
 
     private static byte[] Bytes(int start, int count) => Enumerable.Range(start, count).Select(i => (byte)i).ToArray();
