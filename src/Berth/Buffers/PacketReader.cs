@@ -1,0 +1,452 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Unicode;
+
+namespace Berth.Buffers;
+
+/// <summary>
+/// Reads the fields <see cref="PacketWriter"/> writes, from one span or a multi-segment sequence, without copying
+/// except for a field that straddles two segments. <c>TryRead*</c> return false and consume nothing when the field
+/// is incomplete or malformed; <c>Read*</c> throw <see cref="PacketFormatException"/> naming the field's offset.
+/// </summary>
+public ref struct PacketReader
+{
+    private readonly ReadOnlySequence<byte> _sequence;
+    private readonly long _length;
+    private readonly bool _reverse;
+    private ReadOnlySpan<byte> _current;
+    private SequencePosition _next;
+    private long _afterCurrent;
+
+    /// <summary>Creates a reader over one contiguous packet.</summary>
+    public PacketReader(ReadOnlySpan<byte> packet, Endianness endianness = Endianness.Little)
+    {
+        _current = packet;
+        _length = packet.Length;
+        Endianness = endianness;
+        _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
+    }
+
+    /// <summary>Creates a reader over a packet that may span several segments.</summary>
+    public PacketReader(in ReadOnlySequence<byte> packet, Endianness endianness = Endianness.Little)
+    {
+        _sequence = packet;
+        _length = packet.Length;
+        Endianness = endianness;
+        _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
+        _current = packet.FirstSpan;
+        _next = packet.GetPosition(_current.Length);
+        _afterCurrent = _length - _current.Length;
+    }
+
+    /// <summary>Byte order of the multi-byte fields this reader expects.</summary>
+    public Endianness Endianness { get; }
+
+    /// <summary>Bytes read so far.</summary>
+    public readonly long Consumed => _length - Remaining;
+
+    /// <summary>Bytes not read yet.</summary>
+    public readonly long Remaining => _current.Length + _afterCurrent;
+
+    /// <summary>Reads one unsigned byte.</summary>
+    public bool TryReadByte(out byte value) => TryReadRaw(out value);
+
+    /// <summary>Reads one signed byte.</summary>
+    public bool TryReadSByte(out sbyte value) => TryReadRaw(out value);
+
+    /// <summary>Reads a boolean written as one byte, 0 or 1; any other value is malformed.</summary>
+    public bool TryReadBoolean(out bool value)
+    {
+        var probe = this;
+        value = false;
+        if (!probe.TryReadRaw(out byte raw) || raw > 1)
+        {
+            return false;
+        }
+
+        this = probe;
+        value = raw == 1;
+        return true;
+    }
+
+    /// <summary>Reads an unsigned 16-bit integer.</summary>
+    public bool TryReadUInt16(out ushort value)
+    {
+        var read = TryReadRaw(out value);
+        value = _reverse ? BinaryPrimitives.ReverseEndianness(value) : value;
+        return read;
+    }
+
+    /// <summary>Reads a signed 16-bit integer.</summary>
+    public bool TryReadInt16(out short value)
+    {
+        var read = TryReadRaw(out value);
+        value = _reverse ? BinaryPrimitives.ReverseEndianness(value) : value;
+        return read;
+    }
+
+    /// <summary>Reads an unsigned 32-bit integer.</summary>
+    public bool TryReadUInt32(out uint value)
+    {
+        var read = TryReadRaw(out value);
+        value = _reverse ? BinaryPrimitives.ReverseEndianness(value) : value;
+        return read;
+    }
+
+    /// <summary>Reads a signed 32-bit integer.</summary>
+    public bool TryReadInt32(out int value)
+    {
+        var read = TryReadRaw(out value);
+        value = _reverse ? BinaryPrimitives.ReverseEndianness(value) : value;
+        return read;
+    }
+
+    /// <summary>Reads an unsigned 64-bit integer.</summary>
+    public bool TryReadUInt64(out ulong value)
+    {
+        var read = TryReadRaw(out value);
+        value = _reverse ? BinaryPrimitives.ReverseEndianness(value) : value;
+        return read;
+    }
+
+    /// <summary>Reads a signed 64-bit integer.</summary>
+    public bool TryReadInt64(out long value)
+    {
+        var read = TryReadRaw(out value);
+        value = _reverse ? BinaryPrimitives.ReverseEndianness(value) : value;
+        return read;
+    }
+
+    /// <summary>Reads an IEEE 754 single-precision number.</summary>
+    public bool TryReadSingle(out float value)
+    {
+        var read = TryReadUInt32(out var bits);
+        value = BitConverter.UInt32BitsToSingle(bits);
+        return read;
+    }
+
+    /// <summary>Reads an IEEE 754 double-precision number.</summary>
+    public bool TryReadDouble(out double value)
+    {
+        var read = TryReadUInt64(out var bits);
+        value = BitConverter.UInt64BitsToDouble(bits);
+        return read;
+    }
+
+    /// <summary>Reads an unsigned LEB128 varint of at most 5 bytes; a longer or overflowing one is malformed.</summary>
+    public bool TryReadVarUInt32(out uint value)
+    {
+        var probe = this;
+        value = 0;
+        for (var shift = 0; shift < 35; shift += 7)
+        {
+            if (!probe.TryReadRaw(out byte part) || (shift == 28 && part > 0x0F))
+            {
+                value = 0;
+                return false;
+            }
+
+            value |= (uint)(part & 0x7F) << shift;
+            if (part < 0x80)
+            {
+                this = probe;
+                return true;
+            }
+        }
+
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Copies the next <c>destination.Length</c> bytes into <paramref name="destination"/>.</summary>
+    public bool TryReadBytes(scoped Span<byte> destination)
+    {
+        if (Remaining < destination.Length)
+        {
+            return false;
+        }
+
+        CopyAndAdvance(destination);
+        return true;
+    }
+
+    /// <summary>Reads a UTF-8 string after its byte count; invalid UTF-8 is malformed.</summary>
+    public bool TryReadUtf8([NotNullWhen(true)] out string? value, StringLengthPrefix prefix = StringLengthPrefix.UInt16) =>
+        TryReadString(Encoding.UTF8, prefix, out value);
+
+    /// <summary>Reads an ASCII string after its byte count; a byte over 0x7F is malformed.</summary>
+    public bool TryReadAscii([NotNullWhen(true)] out string? value, StringLengthPrefix prefix = StringLengthPrefix.UInt16) =>
+        TryReadString(Encoding.ASCII, prefix, out value);
+
+    /// <summary>Reads a UTF-8 string after its byte count into <paramref name="destination"/>, without allocating.</summary>
+    public bool TryReadUtf8(scoped Span<char> destination, out int charsWritten, StringLengthPrefix prefix = StringLengthPrefix.UInt16)
+    {
+        var probe = this;
+        charsWritten = 0;
+        if (!probe.TryReadLengthPrefix(prefix, out var byteCount) || !probe.TryDecode(Encoding.UTF8, byteCount, destination, out charsWritten))
+        {
+            return false;
+        }
+
+        this = probe;
+        return true;
+    }
+
+    /// <summary>Reads a fixed-size UTF-8 field of <paramref name="byteLength"/> bytes, dropping the zero padding.</summary>
+    public bool TryReadFixedUtf8(int byteLength, [NotNullWhen(true)] out string? value) =>
+        TryReadFixed(Encoding.UTF8, byteLength, out value);
+
+    /// <summary>Reads a fixed-size ASCII field of <paramref name="byteLength"/> bytes, dropping the zero padding.</summary>
+    public bool TryReadFixedAscii(int byteLength, [NotNullWhen(true)] out string? value) =>
+        TryReadFixed(Encoding.ASCII, byteLength, out value);
+
+    /// <summary>Reads one unsigned byte.</summary>
+    public byte ReadByte() => TryReadByte(out var v) ? v : throw Fail(nameof(Byte));
+
+    /// <summary>Reads one signed byte.</summary>
+    public sbyte ReadSByte() => TryReadSByte(out var v) ? v : throw Fail(nameof(SByte));
+
+    /// <summary>Reads a boolean written as one byte, 0 or 1.</summary>
+    public bool ReadBoolean() => TryReadBoolean(out var v) ? v : throw Fail(nameof(Boolean));
+
+    /// <summary>Reads an unsigned 16-bit integer.</summary>
+    public ushort ReadUInt16() => TryReadUInt16(out var v) ? v : throw Fail(nameof(UInt16));
+
+    /// <summary>Reads a signed 16-bit integer.</summary>
+    public short ReadInt16() => TryReadInt16(out var v) ? v : throw Fail(nameof(Int16));
+
+    /// <summary>Reads an unsigned 32-bit integer.</summary>
+    public uint ReadUInt32() => TryReadUInt32(out var v) ? v : throw Fail(nameof(UInt32));
+
+    /// <summary>Reads a signed 32-bit integer.</summary>
+    public int ReadInt32() => TryReadInt32(out var v) ? v : throw Fail(nameof(Int32));
+
+    /// <summary>Reads an unsigned 64-bit integer.</summary>
+    public ulong ReadUInt64() => TryReadUInt64(out var v) ? v : throw Fail(nameof(UInt64));
+
+    /// <summary>Reads a signed 64-bit integer.</summary>
+    public long ReadInt64() => TryReadInt64(out var v) ? v : throw Fail(nameof(Int64));
+
+    /// <summary>Reads an IEEE 754 single-precision number.</summary>
+    public float ReadSingle() => TryReadSingle(out var v) ? v : throw Fail(nameof(Single));
+
+    /// <summary>Reads an IEEE 754 double-precision number.</summary>
+    public double ReadDouble() => TryReadDouble(out var v) ? v : throw Fail(nameof(Double));
+
+    /// <summary>Reads an unsigned LEB128 varint of at most 5 bytes.</summary>
+    public uint ReadVarUInt32() => TryReadVarUInt32(out var v) ? v : throw Fail("VarUInt32");
+
+    /// <summary>Copies the next <c>destination.Length</c> bytes into <paramref name="destination"/>.</summary>
+    public void ReadBytes(scoped Span<byte> destination)
+    {
+        if (!TryReadBytes(destination))
+        {
+            throw Fail("Bytes");
+        }
+    }
+
+    /// <summary>Reads a UTF-8 string after its byte count.</summary>
+    public string ReadUtf8(StringLengthPrefix prefix = StringLengthPrefix.UInt16) =>
+        TryReadUtf8(out var v, prefix) ? v : throw Fail("Utf8");
+
+    /// <summary>Reads an ASCII string after its byte count.</summary>
+    public string ReadAscii(StringLengthPrefix prefix = StringLengthPrefix.UInt16) =>
+        TryReadAscii(out var v, prefix) ? v : throw Fail("Ascii");
+
+    /// <summary>Reads a UTF-8 string after its byte count into <paramref name="destination"/> and returns the characters written.</summary>
+    public int ReadUtf8(scoped Span<char> destination, StringLengthPrefix prefix = StringLengthPrefix.UInt16) =>
+        TryReadUtf8(destination, out var written, prefix) ? written : throw Fail("Utf8");
+
+    /// <summary>Reads a fixed-size UTF-8 field, dropping the zero padding.</summary>
+    public string ReadFixedUtf8(int byteLength) => TryReadFixedUtf8(byteLength, out var v) ? v : throw Fail("FixedUtf8");
+
+    /// <summary>Reads a fixed-size ASCII field, dropping the zero padding.</summary>
+    public string ReadFixedAscii(int byteLength) => TryReadFixedAscii(byteLength, out var v) ? v : throw Fail("FixedAscii");
+
+    private readonly PacketFormatException Fail(string field) =>
+        new(field, Consumed, Remaining == 0 ? "the packet ended" : "the packet is truncated or the value is malformed");
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryReadRaw<T>(out T value)
+        where T : unmanaged
+    {
+        var size = Unsafe.SizeOf<T>();
+        if (_current.Length >= size)
+        {
+            value = Unsafe.ReadUnaligned<T>(ref MemoryMarshal.GetReference(_current));
+            _current = _current[size..];
+            return true;
+        }
+
+        return TryReadRawAcrossSegments(out value);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryReadRawAcrossSegments<T>(out T value)
+        where T : unmanaged
+    {
+        value = default;
+        return TryReadBytes(MemoryMarshal.AsBytes(MemoryMarshal.CreateSpan(ref value, 1)));
+    }
+
+    private void CopyAndAdvance(scoped Span<byte> destination)
+    {
+        while (true)
+        {
+            var chunk = Math.Min(destination.Length, _current.Length);
+            _current[..chunk].CopyTo(destination);
+            _current = _current[chunk..];
+            destination = destination[chunk..];
+            if (destination.IsEmpty)
+            {
+                return;
+            }
+
+            MoveToNextSegment();
+        }
+    }
+
+    private void MoveToNextSegment()
+    {
+        do
+        {
+            _sequence.TryGet(ref _next, out var memory);
+            _current = memory.Span;
+            _afterCurrent -= _current.Length;
+        }
+        while (_current.IsEmpty && _afterCurrent > 0);
+    }
+
+    private bool TryReadLengthPrefix(StringLengthPrefix prefix, out int byteCount)
+    {
+        byteCount = 0;
+        if (prefix == StringLengthPrefix.VarInt)
+        {
+            if (!TryReadVarUInt32(out var count) || count > int.MaxValue)
+            {
+                return false;
+            }
+
+            byteCount = (int)count;
+            return true;
+        }
+
+        if (!TryReadUInt16(out var shortCount))
+        {
+            return false;
+        }
+
+        byteCount = shortCount;
+        return true;
+    }
+
+    private bool TryReadString(Encoding encoding, StringLengthPrefix prefix, [NotNullWhen(true)] out string? value)
+    {
+        var probe = this;
+        value = null;
+        if (!probe.TryReadLengthPrefix(prefix, out var byteCount) || !probe.TryDecode(encoding, byteCount, out value))
+        {
+            return false;
+        }
+
+        this = probe;
+        return true;
+    }
+
+    private bool TryReadFixed(Encoding encoding, int byteLength, [NotNullWhen(true)] out string? value)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(byteLength);
+        var probe = this;
+        if (!probe.TryDecode(encoding, byteLength, out value))
+        {
+            return false;
+        }
+
+        value = value.TrimEnd('\0');
+        this = probe;
+        return true;
+    }
+
+    private bool TryDecode(Encoding encoding, int byteCount, [NotNullWhen(true)] out string? value)
+    {
+        value = null;
+        byte[]? rented = null;
+        try
+        {
+            if (!TryTakeContiguous(byteCount, ref rented, out var bytes) || !IsValid(encoding, bytes))
+            {
+                return false;
+            }
+
+            value = encoding.GetString(bytes);
+            return true;
+        }
+        finally
+        {
+            ReturnScratch(rented);
+        }
+    }
+
+    private bool TryDecode(Encoding encoding, int byteCount, scoped Span<char> destination, out int charsWritten)
+    {
+        charsWritten = 0;
+        byte[]? rented = null;
+        try
+        {
+            if (!TryTakeContiguous(byteCount, ref rented, out var bytes)
+                || !IsValid(encoding, bytes)
+                || encoding.GetCharCount(bytes) > destination.Length)
+            {
+                return false;
+            }
+
+            charsWritten = encoding.GetChars(bytes, destination);
+            return true;
+        }
+        finally
+        {
+            ReturnScratch(rented);
+        }
+    }
+
+    private static bool IsValid(Encoding encoding, ReadOnlySpan<byte> bytes) =>
+        ReferenceEquals(encoding, Encoding.ASCII) ? Ascii.IsValid(bytes) : Utf8.IsValid(bytes);
+
+    /// <summary>
+    /// Consumes <paramref name="byteCount"/> bytes and returns them in one span: a slice of the current segment, or
+    /// a copy in a pooled array (handed back through <paramref name="rented"/>) when they straddle segments.
+    /// </summary>
+    private bool TryTakeContiguous(int byteCount, ref byte[]? rented, out ReadOnlySpan<byte> bytes)
+    {
+        bytes = default;
+        if (Remaining < byteCount)
+        {
+            return false;
+        }
+
+        if (_current.Length >= byteCount)
+        {
+            bytes = _current[..byteCount];
+            _current = _current[byteCount..];
+            return true;
+        }
+
+        rented = ArrayPool<byte>.Shared.Rent(byteCount);
+        var copy = rented.AsSpan(0, byteCount);
+        CopyAndAdvance(copy);
+        bytes = copy;
+        return true;
+    }
+
+    private static void ReturnScratch(byte[]? rented)
+    {
+        if (rented is not null)
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+using Berth.Framing;
+
+namespace Berth.Buffers;
+
+/// <summary>
+/// Writes packet fields straight into an <see cref="IBufferWriter{T}"/>'s memory. It keeps the span it was given
+/// and advances the output once per span (on <see cref="Flush"/> or when the span is full), so a field costs a
+/// bounds check and a store. Call <see cref="Flush"/> when done; nothing reaches the output before that.
+/// </summary>
+public ref struct PacketWriter
+{
+    private readonly IBufferWriter<byte> _output;
+    private readonly bool _reverse;
+    private readonly bool _stableOutput;
+    private Span<byte> _span;
+    private int _buffered;
+    private long _flushed;
+    private int _openReservations;
+
+    /// <summary>Creates a writer over <paramref name="output"/> with multi-byte fields in <paramref name="endianness"/> order.</summary>
+    public PacketWriter(IBufferWriter<byte> output, Endianness endianness = Endianness.Little)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        _output = output;
+        Endianness = endianness;
+        _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
+        _stableOutput = output is IStableBufferWriter or PipeWriter;
+    }
+
+    /// <summary>Byte order of the multi-byte fields this writer writes.</summary>
+    public Endianness Endianness { get; }
+
+    /// <summary>Bytes written through this writer, flushed or not.</summary>
+    public readonly long BytesWritten => _flushed + _buffered;
+
+    /// <summary>Writes one unsigned byte.</summary>
+    public void WriteByte(byte value) => Acquire(1) = value;
+
+    /// <summary>Writes one signed byte.</summary>
+    public void WriteSByte(sbyte value) => Acquire(1) = (byte)value;
+
+    /// <summary>Writes a boolean as one byte, 1 or 0.</summary>
+    public void WriteBoolean(bool value) => Acquire(1) = value ? (byte)1 : (byte)0;
+
+    /// <summary>Writes an unsigned 16-bit integer.</summary>
+    public void WriteUInt16(ushort value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
+
+    /// <summary>Writes a signed 16-bit integer.</summary>
+    public void WriteInt16(short value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
+
+    /// <summary>Writes an unsigned 32-bit integer.</summary>
+    public void WriteUInt32(uint value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
+
+    /// <summary>Writes a signed 32-bit integer.</summary>
+    public void WriteInt32(int value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
+
+    /// <summary>Writes an unsigned 64-bit integer.</summary>
+    public void WriteUInt64(ulong value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
+
+    /// <summary>Writes a signed 64-bit integer.</summary>
+    public void WriteInt64(long value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
+
+    /// <summary>Writes an IEEE 754 single-precision number.</summary>
+    public void WriteSingle(float value) => WriteUInt32(BitConverter.SingleToUInt32Bits(value));
+
+    /// <summary>Writes an IEEE 754 double-precision number.</summary>
+    public void WriteDouble(double value) => WriteUInt64(BitConverter.DoubleToUInt64Bits(value));
+
+    /// <summary>Writes an unsigned LEB128 varint (1 to 5 bytes).</summary>
+    public void WriteVarUInt32(uint value)
+    {
+        while (value >= 0x80)
+        {
+            Acquire(1) = (byte)(value | 0x80);
+            value >>= 7;
+        }
+
+        Acquire(1) = (byte)value;
+    }
+
+    /// <summary>Writes raw bytes as they are.</summary>
+    public void WriteBytes(scoped ReadOnlySpan<byte> value)
+    {
+        while (value.Length > 0)
+        {
+            if (_span.Length == _buffered)
+            {
+                Grow(1);
+            }
+
+            var chunk = Math.Min(value.Length, _span.Length - _buffered);
+            value[..chunk].CopyTo(_span[_buffered..]);
+            _buffered += chunk;
+            value = value[chunk..];
+        }
+    }
+
+    /// <summary>Writes a string as UTF-8 after its byte count.</summary>
+    /// <exception cref="ArgumentException">The encoded string is longer than the prefix can announce.</exception>
+    public void WriteUtf8(scoped ReadOnlySpan<char> value, StringLengthPrefix prefix = StringLengthPrefix.UInt16)
+    {
+        var byteCount = Encoding.UTF8.GetByteCount(value);
+        WriteLengthPrefix(byteCount, prefix);
+        Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
+    }
+
+    /// <summary>Writes a string of ASCII characters, one byte each, after its byte count.</summary>
+    /// <exception cref="ArgumentException">A character is not ASCII, or the string is longer than the prefix can announce.</exception>
+    public void WriteAscii(scoped ReadOnlySpan<char> value, StringLengthPrefix prefix = StringLengthPrefix.UInt16)
+    {
+        WriteLengthPrefix(value.Length, prefix);
+        EncodeAscii(value, AcquireSpan(value.Length));
+    }
+
+    /// <summary>Writes a string as exactly <paramref name="byteLength"/> UTF-8 bytes, padded with zero bytes.</summary>
+    /// <exception cref="ArgumentException">The encoded string does not fit in <paramref name="byteLength"/> bytes.</exception>
+    public void WriteFixedUtf8(scoped ReadOnlySpan<char> value, int byteLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(byteLength);
+        if (Encoding.UTF8.GetByteCount(value) > byteLength)
+        {
+            throw new ArgumentException($"The string needs more than {byteLength} UTF-8 bytes.", nameof(value));
+        }
+
+        var field = AcquireSpan(byteLength);
+        field[Encoding.UTF8.GetBytes(value, field)..].Clear();
+    }
+
+    /// <summary>Writes ASCII characters as exactly <paramref name="byteLength"/> bytes, padded with zero bytes.</summary>
+    /// <exception cref="ArgumentException">A character is not ASCII, or the string is longer than <paramref name="byteLength"/>.</exception>
+    public void WriteFixedAscii(scoped ReadOnlySpan<char> value, int byteLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(byteLength);
+        if (value.Length > byteLength)
+        {
+            throw new ArgumentException($"The string is longer than {byteLength} bytes.", nameof(value));
+        }
+
+        var field = AcquireSpan(byteLength);
+        EncodeAscii(value, field);
+        field[value.Length..].Clear();
+    }
+
+    /// <summary>
+    /// Leaves room for a length field in <paramref name="format"/> and returns it; write the body, then call
+    /// <see cref="BackfillLength"/>. A body that outgrows the current span needs an output whose memory stays put
+    /// (<see cref="IStableBufferWriter"/> such as <see cref="PooledBufferWriter"/>, or a <see cref="PipeWriter"/>).
+    /// </summary>
+    public LengthReservation ReserveLength(LengthFieldFormat format)
+    {
+        ArgumentNullException.ThrowIfNull(format);
+        var header = AcquireSpan(format.HeaderLength);
+        _openReservations++;
+        return new LengthReservation(header, BytesWritten, format);
+    }
+
+    /// <summary>Writes the length of everything written since <paramref name="reservation"/> was made into its room.</summary>
+    /// <exception cref="InvalidOperationException">The body is longer than the format's maximum.</exception>
+    public void BackfillLength(scoped in LengthReservation reservation)
+    {
+        var bodyLength = BytesWritten - reservation.BodyStart;
+        if (bodyLength > reservation.Format.MaxBodyLength)
+        {
+            throw new InvalidOperationException(
+                $"The frame body is {bodyLength} bytes; the format allows at most {reservation.Format.MaxBodyLength}.");
+        }
+
+        reservation.Format.WriteHeader(reservation.Header, (int)bodyLength);
+        _openReservations--;
+    }
+
+    /// <summary>Advances the output past everything written so far.</summary>
+    public void Flush()
+    {
+        EnsureMayLeaveSpan();
+        if (_buffered > 0)
+        {
+            _output.Advance(_buffered);
+            _flushed += _buffered;
+            _buffered = 0;
+        }
+
+        _span = default;
+    }
+
+    private void WriteLengthPrefix(int byteCount, StringLengthPrefix prefix)
+    {
+        if (prefix == StringLengthPrefix.VarInt)
+        {
+            WriteVarUInt32((uint)byteCount);
+            return;
+        }
+
+        if (byteCount > ushort.MaxValue)
+        {
+            throw new ArgumentException($"A {byteCount}-byte string does not fit a UInt16 length prefix.");
+        }
+
+        WriteUInt16((ushort)byteCount);
+    }
+
+    private static void EncodeAscii(ReadOnlySpan<char> value, Span<byte> destination)
+    {
+        if (Ascii.FromUtf16(value, destination, out _) != OperationStatus.Done)
+        {
+            throw new ArgumentException("The string has a character that is not ASCII.", nameof(value));
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteRaw<T>(T value)
+        where T : unmanaged => Unsafe.WriteUnaligned(ref Acquire(Unsafe.SizeOf<T>()), value);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref byte Acquire(int count)
+    {
+        if ((uint)(_span.Length - _buffered) < (uint)count)
+        {
+            Grow(count);
+        }
+
+        ref var start = ref Unsafe.Add(ref MemoryMarshal.GetReference(_span), _buffered);
+        _buffered += count;
+        return ref start;
+    }
+
+    private Span<byte> AcquireSpan(int count) => MemoryMarshal.CreateSpan(ref Acquire(count), count);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Grow(int count)
+    {
+        Flush();
+        _span = _output.GetSpan(count);
+        if (_span.Length < count)
+        {
+            throw new InvalidOperationException($"The output gave {_span.Length} bytes where {count} were asked for.");
+        }
+    }
+
+    private readonly void EnsureMayLeaveSpan()
+    {
+        if (_openReservations > 0 && !_stableOutput)
+        {
+            throw new InvalidOperationException(
+                "A reserved length would be left behind in memory this output may move; write frames into an IStableBufferWriter such as PooledBufferWriter.");
+        }
+    }
+}

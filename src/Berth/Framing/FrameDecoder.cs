@@ -1,0 +1,73 @@
+using System.Buffers;
+
+namespace Berth.Framing;
+
+/// <summary>
+/// Splits length-prefixed frames off the front of received bytes without copying them: the body it returns is a
+/// slice of the input, even when it spans several segments.
+/// </summary>
+public sealed class FrameDecoder
+{
+    private readonly int _headerLength;
+    private readonly uint _lengthBias;
+    private readonly uint _maxBodyLength;
+
+    /// <summary>Creates a decoder for frames in <paramref name="format"/>.</summary>
+    public FrameDecoder(LengthFieldFormat format)
+    {
+        ArgumentNullException.ThrowIfNull(format);
+        Format = format;
+        _headerLength = format.HeaderLength;
+        _lengthBias = format.LengthIncludesHeader ? (uint)format.HeaderLength : 0;
+        _maxBodyLength = (uint)format.MaxBodyLength;
+    }
+
+    /// <summary>The layout this decoder reads.</summary>
+    public LengthFieldFormat Format { get; }
+
+    /// <summary>
+    /// Reads one frame from the front of <paramref name="buffer"/>. On <see cref="FrameReadResult.Frame"/>,
+    /// <paramref name="body"/> is the frame's body and <paramref name="buffer"/> is advanced past the frame;
+    /// otherwise <paramref name="buffer"/> is left as it was.
+    /// </summary>
+    public FrameReadResult TryReadFrame(ref ReadOnlySequence<byte> buffer, out ReadOnlySequence<byte> body)
+    {
+        body = default;
+        if (buffer.Length < _headerLength)
+        {
+            return FrameReadResult.Incomplete;
+        }
+
+        Span<byte> scratch = stackalloc byte[4];
+        var first = buffer.FirstSpan;
+        var header = first.Length >= _headerLength ? first[.._headerLength] : CopyHeader(buffer, scratch);
+        var announced = Format.ReadAnnounced(header);
+        if (announced < _lengthBias)
+        {
+            return FrameReadResult.Malformed;
+        }
+
+        var bodyLength = announced - _lengthBias;
+        if (bodyLength > _maxBodyLength)
+        {
+            return FrameReadResult.TooLarge;
+        }
+
+        var frameLength = _headerLength + (long)bodyLength;
+        if (buffer.Length < frameLength)
+        {
+            return FrameReadResult.Incomplete;
+        }
+
+        body = buffer.Slice(_headerLength, bodyLength);
+        buffer = buffer.Slice(body.End);
+        return FrameReadResult.Frame;
+    }
+
+    private ReadOnlySpan<byte> CopyHeader(in ReadOnlySequence<byte> buffer, Span<byte> scratch)
+    {
+        var header = scratch[.._headerLength];
+        buffer.Slice(0, _headerLength).CopyTo(header);
+        return header;
+    }
+}

@@ -1,0 +1,101 @@
+using System.Buffers.Binary;
+using Berth.Buffers;
+
+namespace Berth.Framing;
+
+/// <summary>
+/// The layout of a frame's length field: its width (2 or 4 bytes), byte order, whether the length counts the
+/// field itself, and the largest body a peer may announce.
+/// </summary>
+public sealed record LengthFieldFormat
+{
+    /// <summary>The default largest body: 1 MiB.</summary>
+    public const int DefaultMaxBodyLength = 1_048_576;
+
+    /// <summary>Creates a format; see the properties for the meaning of each argument.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The width is not 2 or 4, or the maximum does not fit the field.</exception>
+    public LengthFieldFormat(
+        int fieldWidth = 4,
+        Endianness endianness = Endianness.Little,
+        bool lengthIncludesHeader = false,
+        int maxBodyLength = DefaultMaxBodyLength)
+    {
+        if (fieldWidth is not (2 or 4))
+        {
+            throw new ArgumentOutOfRangeException(nameof(fieldWidth), fieldWidth, "The length field is 2 or 4 bytes wide.");
+        }
+
+        var largestField = fieldWidth == 2 ? ushort.MaxValue : int.MaxValue;
+        var largestBody = largestField - (lengthIncludesHeader ? fieldWidth : 0);
+        if (maxBodyLength < 0 || maxBodyLength > largestBody)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(maxBodyLength), maxBodyLength, $"A {fieldWidth}-byte length field can announce bodies of 0 to {largestBody} bytes.");
+        }
+
+        FieldWidth = fieldWidth;
+        Endianness = endianness;
+        LengthIncludesHeader = lengthIncludesHeader;
+        MaxBodyLength = maxBodyLength;
+    }
+
+    /// <summary>Berth's own frames: u32 little-endian body length, at most 1 MiB.</summary>
+    public static LengthFieldFormat Berth { get; } = new();
+
+    /// <summary>FastPortSharp's frames: u16 little-endian length that counts its own two bytes.</summary>
+    public static LengthFieldFormat FastPortSharp { get; } =
+        new(2, Endianness.Little, lengthIncludesHeader: true, maxBodyLength: ushort.MaxValue - 2);
+
+    /// <summary>Telepathy's frames: u32 big-endian body length, at most 1 MiB here.</summary>
+    public static LengthFieldFormat Telepathy { get; } = new(4, Endianness.Big);
+
+    /// <summary>Width of the length field in bytes: 2 or 4.</summary>
+    public int FieldWidth { get; }
+
+    /// <summary>Byte order of the length field.</summary>
+    public Endianness Endianness { get; }
+
+    /// <summary>Whether the announced length counts the length field as well as the body.</summary>
+    public bool LengthIncludesHeader { get; }
+
+    /// <summary>The largest body a frame may carry; a peer announcing more is refused.</summary>
+    public int MaxBodyLength { get; }
+
+    /// <summary>Bytes before the body.</summary>
+    public int HeaderLength => FieldWidth;
+
+    /// <summary>The same layout with another maximum body length.</summary>
+    public LengthFieldFormat WithMaxBodyLength(int maxBodyLength) =>
+        new(FieldWidth, Endianness, LengthIncludesHeader, maxBodyLength);
+
+    /// <summary>Writes the header for a body of <paramref name="bodyLength"/> bytes into the first <see cref="HeaderLength"/> bytes of <paramref name="destination"/>.</summary>
+    public void WriteHeader(Span<byte> destination, int bodyLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThan((uint)bodyLength, (uint)MaxBodyLength, nameof(bodyLength));
+        var announced = (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
+        switch (FieldWidth, Endianness)
+        {
+            case (2, Endianness.Little):
+                BinaryPrimitives.WriteUInt16LittleEndian(destination, (ushort)announced);
+                break;
+            case (2, Endianness.Big):
+                BinaryPrimitives.WriteUInt16BigEndian(destination, (ushort)announced);
+                break;
+            case (_, Endianness.Little):
+                BinaryPrimitives.WriteUInt32LittleEndian(destination, announced);
+                break;
+            default:
+                BinaryPrimitives.WriteUInt32BigEndian(destination, announced);
+                break;
+        }
+    }
+
+    /// <summary>Reads the announced field value from a complete header (before subtracting the header, if counted).</summary>
+    internal uint ReadAnnounced(ReadOnlySpan<byte> header) => (FieldWidth, Endianness) switch
+    {
+        (2, Endianness.Little) => BinaryPrimitives.ReadUInt16LittleEndian(header),
+        (2, Endianness.Big) => BinaryPrimitives.ReadUInt16BigEndian(header),
+        (_, Endianness.Little) => BinaryPrimitives.ReadUInt32LittleEndian(header),
+        _ => BinaryPrimitives.ReadUInt32BigEndian(header),
+    };
+}

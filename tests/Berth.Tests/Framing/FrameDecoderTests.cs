@@ -1,0 +1,148 @@
+using System.Buffers;
+using Berth.Buffers;
+using Berth.Framing;
+using Berth.Tests.Support;
+
+namespace Berth.Tests.Framing;
+
+public class FrameDecoderTests
+{
+    public static TheoryData<string> Presets => new() { "Berth", "FastPortSharp", "Telepathy" };
+
+    [Theory]
+    [MemberData(nameof(Presets))]
+    public void Frames_split_at_every_offset_decode_to_the_same_bodies(string preset)
+    {
+        var format = Preset(preset);
+        var bodies = new[] { Body(0), Body(1), Body(37), Body(300) };
+        var stream = Encode(format, bodies);
+        var decoder = new FrameDecoder(format);
+
+        for (var cut = 0; cut <= stream.Length; cut++)
+        {
+            var buffer = Segments.Split(stream, cut, Math.Min(stream.Length, cut + 3));
+            Assert.Equal(bodies, DecodeAll(decoder, ref buffer));
+            Assert.True(buffer.IsEmpty);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Presets))]
+    public void Frames_fed_one_byte_at_a_time_decode_when_complete(string preset)
+    {
+        var format = Preset(preset);
+        var bodies = new[] { Body(5), Body(0), Body(70) };
+        var stream = Encode(format, bodies);
+        var decoder = new FrameDecoder(format);
+        var received = new List<byte>();
+        var decoded = new List<byte[]>();
+
+        foreach (var b in stream)
+        {
+            received.Add(b);
+            var buffer = Segments.OneBytePerSegment(received.ToArray());
+            var before = buffer.Length;
+            decoded.AddRange(DecodeAll(decoder, ref buffer));
+            received.RemoveRange(0, (int)(before - buffer.Length));
+        }
+
+        Assert.Equal(bodies, decoded);
+        Assert.Empty(received);
+    }
+
+    [Fact]
+    public void An_announced_length_over_the_maximum_is_too_large_and_consumes_nothing()
+    {
+        var decoder = new FrameDecoder(LengthFieldFormat.Berth);
+        var buffer = new ReadOnlySequence<byte>(new byte[] { 0x01, 0x00, 0x10, 0x00, 0xAA });
+        Assert.Equal(FrameReadResult.TooLarge, decoder.TryReadFrame(ref buffer, out _));
+        Assert.Equal(5, buffer.Length);
+    }
+
+    [Fact]
+    public void A_body_of_exactly_the_maximum_is_accepted()
+    {
+        var format = LengthFieldFormat.Berth.WithMaxBodyLength(10);
+        var buffer = new ReadOnlySequence<byte>(Encode(format, [Body(10)]));
+        Assert.Equal(FrameReadResult.Frame, new FrameDecoder(format).TryReadFrame(ref buffer, out var body));
+        Assert.Equal(10, body.Length);
+    }
+
+    [Fact]
+    public void A_length_that_counts_less_than_its_own_header_is_malformed()
+    {
+        var decoder = new FrameDecoder(LengthFieldFormat.FastPortSharp);
+        var buffer = new ReadOnlySequence<byte>(new byte[] { 0x01, 0x00, 0xAA });
+        Assert.Equal(FrameReadResult.Malformed, decoder.TryReadFrame(ref buffer, out _));
+    }
+
+    [Fact]
+    public void A_partial_header_or_body_is_incomplete_and_consumes_nothing()
+    {
+        var decoder = new FrameDecoder(LengthFieldFormat.Berth);
+        var header = new ReadOnlySequence<byte>(new byte[] { 4, 0 });
+        var body = new ReadOnlySequence<byte>(new byte[] { 4, 0, 0, 0, 1, 2, 3 });
+        Assert.Equal(FrameReadResult.Incomplete, decoder.TryReadFrame(ref header, out _));
+        Assert.Equal(FrameReadResult.Incomplete, decoder.TryReadFrame(ref body, out _));
+        Assert.Equal(7, body.Length);
+    }
+
+    [Fact]
+    public void Presets_lay_out_their_headers_as_documented()
+    {
+        Assert.Equal(new byte[] { 3, 0, 0, 0, 1, 2, 3 }, Encode(LengthFieldFormat.Berth, [[1, 2, 3]]));
+        Assert.Equal(new byte[] { 5, 0, 1, 2, 3 }, Encode(LengthFieldFormat.FastPortSharp, [[1, 2, 3]]));
+        Assert.Equal(new byte[] { 0, 0, 0, 3, 1, 2, 3 }, Encode(LengthFieldFormat.Telepathy, [[1, 2, 3]]));
+    }
+
+    [Theory]
+    [InlineData(3, 100)]
+    [InlineData(2, 65_535)]
+    [InlineData(4, -1)]
+    public void Impossible_formats_are_refused(int width, int maxBody)
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LengthFieldFormat(width, Endianness.Little, lengthIncludesHeader: true, maxBody));
+    }
+
+    [Fact]
+    public void The_encoder_writes_multi_segment_bodies_and_refuses_oversized_ones()
+    {
+        var encoder = new FrameEncoder(LengthFieldFormat.Berth.WithMaxBodyLength(8));
+        var output = new ArrayBufferWriter<byte>();
+        encoder.WriteFrame(output, Segments.Split(new byte[] { 1, 2, 3, 4 }, 2));
+        Assert.Equal(new byte[] { 4, 0, 0, 0, 1, 2, 3, 4 }, output.WrittenSpan.ToArray());
+        Assert.Throws<ArgumentOutOfRangeException>(() => encoder.WriteFrame(output, new byte[9]));
+    }
+
+    private static LengthFieldFormat Preset(string name) => name switch
+    {
+        "Berth" => LengthFieldFormat.Berth,
+        "FastPortSharp" => LengthFieldFormat.FastPortSharp,
+        _ => LengthFieldFormat.Telepathy,
+    };
+
+    private static byte[] Body(int length) => Enumerable.Range(0, length).Select(i => (byte)(i * 7)).ToArray();
+
+    private static byte[] Encode(LengthFieldFormat format, byte[][] bodies)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        var encoder = new FrameEncoder(format);
+        foreach (var body in bodies)
+        {
+            encoder.WriteFrame(output, body);
+        }
+
+        return output.WrittenSpan.ToArray();
+    }
+
+    private static List<byte[]> DecodeAll(FrameDecoder decoder, ref ReadOnlySequence<byte> buffer)
+    {
+        var bodies = new List<byte[]>();
+        while (decoder.TryReadFrame(ref buffer, out var body) == FrameReadResult.Frame)
+        {
+            bodies.Add(body.ToArray());
+        }
+
+        return bodies;
+    }
+}
