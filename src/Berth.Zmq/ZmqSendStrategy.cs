@@ -7,5 +7,5 @@ public static class ZmqSendStrategy
     /// Spans shorter than this are copied by <c>zmq_send</c>; longer ones are copied once into a pooled array that
     /// libzmq sends without copying again. The value is the measured break-even (docs/decisions/zmq-send-strategy.md).
     /// </summary>
-    public const int DefaultZeroCopyThreshold = 65536;
+    public const int DefaultZeroCopyThreshold = 131072;
 }
