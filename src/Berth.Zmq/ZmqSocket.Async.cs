@@ -167,16 +167,16 @@ public sealed partial class ZmqSocket
     }
 
     /// <summary>Reads <c>ZMQ_FD</c> while the caller already holds the socket.</summary>
-    private int RawNotificationFd() => RawInt32Option(14, "zmq_getsockopt(ZMQ_FD)");
+    private int RawNotificationFd() => RawInt32Option(ZmqOption.Fd, "zmq_getsockopt(ZMQ_FD)");
 
     /// <summary>Reads <c>ZMQ_EVENTS</c> while the caller already holds the socket.</summary>
-    private ZmqPollEvents RawEvents() => (ZmqPollEvents)RawInt32Option(15, "zmq_getsockopt(ZMQ_EVENTS)");
+    private ZmqPollEvents RawEvents() => (ZmqPollEvents)RawInt32Option(ZmqOption.Events, "zmq_getsockopt(ZMQ_EVENTS)");
 
-    private unsafe int RawInt32Option(int option, string operation)
+    private unsafe int RawInt32Option(ZmqOption option, string operation)
     {
         int value;
         var size = (nuint)sizeof(int);
-        while (LibZmq.GetSockOpt(_socket, option, &value, &size) != 0)
+        while (LibZmq.GetSockOpt(_socket, (int)option, &value, &size) != 0)
         {
             var error = LastError();
             if (error != ZmqErrors.Interrupted)

@@ -7,11 +7,11 @@ public sealed unsafe partial class ZmqSocket
 {
     private const int MaxOptionBytes = 256;
 
-    internal void SetOption(int option, int value) => SetOption(option, &value, sizeof(int));
+    internal void SetOption(ZmqOption option, int value) => SetOption(option, &value, sizeof(int));
 
-    internal void SetOption(int option, long value) => SetOption(option, &value, sizeof(long));
+    internal void SetOption(ZmqOption option, long value) => SetOption(option, &value, sizeof(long));
 
-    internal void SetOption(int option, ReadOnlySpan<byte> value)
+    internal void SetOption(ZmqOption option, ReadOnlySpan<byte> value)
     {
         fixed (byte* bytes = value)
         {
@@ -19,13 +19,13 @@ public sealed unsafe partial class ZmqSocket
         }
     }
 
-    internal void SetOption(int option, string value)
+    internal void SetOption(ZmqOption option, string value)
     {
         ArgumentNullException.ThrowIfNull(value);
         SetOption(option, Encoding.UTF8.GetBytes(value));
     }
 
-    internal int GetInt32Option(int option)
+    internal int GetInt32Option(ZmqOption option)
     {
         int value;
         var size = (nuint)sizeof(int);
@@ -33,7 +33,7 @@ public sealed unsafe partial class ZmqSocket
         return value;
     }
 
-    internal long GetInt64Option(int option)
+    internal long GetInt64Option(ZmqOption option)
     {
         long value;
         var size = (nuint)sizeof(long);
@@ -41,7 +41,7 @@ public sealed unsafe partial class ZmqSocket
         return value;
     }
 
-    internal byte[] GetBytesOption(int option)
+    internal byte[] GetBytesOption(ZmqOption option)
     {
         var buffer = stackalloc byte[MaxOptionBytes];
         var size = (nuint)MaxOptionBytes;
@@ -50,7 +50,7 @@ public sealed unsafe partial class ZmqSocket
     }
 
     /// <summary>Reads a NUL-terminated string option (endpoints, Z85 keys).</summary>
-    internal string GetStringOption(int option)
+    internal string GetStringOption(ZmqOption option)
     {
         var buffer = stackalloc byte[MaxOptionBytes];
         var size = (nuint)MaxOptionBytes;
@@ -61,7 +61,7 @@ public sealed unsafe partial class ZmqSocket
     }
 
     /// <summary>Reads a CURVE key as Z85: libzmq picks the format from the buffer size, 41 bytes meaning Z85 plus NUL.</summary>
-    internal string GetZ85KeyOption(int option)
+    internal string GetZ85KeyOption(ZmqOption option)
     {
         const int Z85KeyWithTerminator = 41;
         var buffer = stackalloc byte[Z85KeyWithTerminator];
@@ -70,14 +70,14 @@ public sealed unsafe partial class ZmqSocket
         return Encoding.ASCII.GetString(buffer, Z85KeyWithTerminator - 1);
     }
 
-    private void SetOption(int option, void* value, int size)
+    private void SetOption(ZmqOption option, void* value, int size)
     {
         Enter();
         try
         {
-            if (LibZmq.SetSockOpt(_socket, option, value, (nuint)size) != 0)
+            if (LibZmq.SetSockOpt(_socket, (int)option, value, (nuint)size) != 0)
             {
-                throw Failure(LastError(), $"zmq_setsockopt({option})");
+                throw Failure(LastError(), $"zmq_setsockopt(ZMQ_{option})");
             }
         }
         finally
@@ -86,14 +86,14 @@ public sealed unsafe partial class ZmqSocket
         }
     }
 
-    private void GetOption(int option, void* value, nuint* size)
+    private void GetOption(ZmqOption option, void* value, nuint* size)
     {
         Enter();
         try
         {
-            if (LibZmq.GetSockOpt(_socket, option, value, size) != 0)
+            if (LibZmq.GetSockOpt(_socket, (int)option, value, size) != 0)
             {
-                throw Failure(LastError(), $"zmq_getsockopt({option})");
+                throw Failure(LastError(), $"zmq_getsockopt(ZMQ_{option})");
             }
         }
         finally
