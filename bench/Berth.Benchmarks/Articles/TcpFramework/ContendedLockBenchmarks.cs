@@ -1,0 +1,41 @@
+using BenchmarkDotNet.Attributes;
+
+namespace Berth.Benchmarks.Articles.TcpFramework;
+
+/// <summary>
+/// The same increments as <see cref="LockBenchmarks"/> with two threads hammering one counter, one
+/// per core of the benchmark machine, per increment. Each invocation starts the second worker on
+/// the thread pool; at 20,000 increments its start-up cost is a small part of the total.
+/// </summary>
+[MemoryDiagnoser]
+public class ContendedLockBenchmarks
+{
+    private const int IncrementsPerThread = 10_000;
+    private const int Increments = 2 * IncrementsPerThread;
+    private readonly LockedCounter _counter = new();
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Increments)]
+    public long LockObject() => RunOnTwoThreads(LockKind.Monitor);
+
+    [Benchmark(OperationsPerInvoke = Increments)]
+    public long SystemThreadingLock() => RunOnTwoThreads(LockKind.Lock);
+
+    [Benchmark(OperationsPerInvoke = Increments)]
+    public long SystemThreadingLockEnterScope() => RunOnTwoThreads(LockKind.LockEnterScope);
+
+    [Benchmark(OperationsPerInvoke = Increments)]
+    public long ReaderWriterLockSlimWrite() => RunOnTwoThreads(LockKind.ReaderWriterWrite);
+
+    [Benchmark(OperationsPerInvoke = Increments)]
+    public long ReaderWriterLockSlimRead() => RunOnTwoThreads(LockKind.ReaderWriterRead);
+
+    [Benchmark(OperationsPerInvoke = Increments)]
+    public long InterlockedIncrement() => RunOnTwoThreads(LockKind.Interlocked);
+
+    private long RunOnTwoThreads(LockKind kind)
+    {
+        var other = Task.Run(() => _counter.Run(kind, IncrementsPerThread));
+        var mine = _counter.Run(kind, IncrementsPerThread);
+        return mine + other.GetAwaiter().GetResult();
+    }
+}
