@@ -5,6 +5,6 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$here/../build"
 mkdir -p "$out"
-gcc -O2 -shared -fPIC -o "$out/libberthinterop.so.tmp" "$here/berth_interop.c"
+gcc -O3 -shared -fPIC -o "$out/libberthinterop.so.tmp" "$here/berth_interop.c"
 mv -f "$out/libberthinterop.so.tmp" "$out/libberthinterop.so"
 echo "$out/libberthinterop.so"

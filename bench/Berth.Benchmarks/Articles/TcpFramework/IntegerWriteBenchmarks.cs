@@ -4,33 +4,42 @@ using BenchmarkDotNet.Attributes;
 namespace Berth.Benchmarks.Articles.TcpFramework;
 
 /// <summary>
-/// Writing a 16-bit value into a send buffer, per write. The value comes from a field so it is not
-/// a compile-time constant; the <c>StackAllocDiscarded</c> row reproduces the source article's
-/// "BinaryPrimitives (stackalloc)" shape, whose result nobody reads, so the JIT may drop the work.
+/// Writing a 16-bit value into a send buffer, per write. The honest rows write 256 values taken
+/// from a field into consecutive offsets. The <c>StackAllocDiscarded</c> row reproduces the source
+/// article's "BinaryPrimitives (stackalloc)" shape: a constant written into scratch memory nobody
+/// reads, which the JIT may remove entirely.
 /// </summary>
 [MemoryDiagnoser]
 public class IntegerWriteBenchmarks
 {
-    private readonly byte[] _buffer = new byte[64];
+    private const int Writes = 256;
+    private readonly byte[] _buffer = new byte[Writes * 2];
     private ushort _value = 0x1234;
-    private int _offset = 6;
 
-    [Benchmark(Baseline = true)]
-    public byte[] BitConverterGetBytes() => BitConverter.GetBytes(_value);
-
-    [Benchmark]
-    public byte BinaryPrimitivesWriteUInt16()
+    [Benchmark(Baseline = true, OperationsPerInvoke = Writes)]
+    public int BitConverterGetBytes()
     {
-        BinaryPrimitives.WriteUInt16LittleEndian(_buffer.AsSpan(_offset), _value);
-        return _buffer[_offset];
+        var written = 0;
+        for (var offset = 0; offset < _buffer.Length; offset += 2)
+        {
+            var bytes = BitConverter.GetBytes((ushort)(_value + offset));
+            bytes.CopyTo(_buffer, offset);
+            written += bytes.Length;
+        }
+
+        return written;
     }
 
-    [Benchmark]
-    public byte BinaryPrimitivesWriteStackAlloc()
+    [Benchmark(OperationsPerInvoke = Writes)]
+    public byte BinaryPrimitivesWriteUInt16()
     {
-        Span<byte> scratch = stackalloc byte[2];
-        BinaryPrimitives.WriteUInt16LittleEndian(scratch, _value);
-        return scratch[0];
+        Span<byte> buffer = _buffer;
+        for (var offset = 0; offset < buffer.Length; offset += 2)
+        {
+            BinaryPrimitives.WriteUInt16LittleEndian(buffer[offset..], (ushort)(_value + offset));
+        }
+
+        return buffer[^1];
     }
 
     [Benchmark]
