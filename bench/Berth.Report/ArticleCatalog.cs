@@ -28,6 +28,8 @@ internal static class ArticleCatalog
             "berth_recv (fill), per call: fill native memory and copy out, or let native code write into the pinned managed array."),
         new(NativePart, Native + "InteropTransitionBenchmarks", "The fixed cost of a tiny native call",
             "A 64-byte checksum already in native memory, per call: DllImport against LibraryImport, with and without [SuppressGCTransition]."),
+        new(TcpPart, Tcp + "ReceiveBufferBenchmarks", "Receive buffer: ring buffer vs queue of bytes",
+            "One received chunk written into the receive buffer and read back out, per chunk (the article's CircularBuffer vs QueueBuffer table). Berth's own receive path is measured by the core benchmarks."),
         new(TcpPart, Tcp + "ChannelVsBufferBlockBenchmarks", "Channel<T> vs TPL Dataflow BufferBlock<T>",
             "A producer moving a batch of messages to a consumer through a queue created per batch (the article's Channel vs BufferBlock table). One operation is one batch; the last column divides by the batch size.",
             "MessageCount"),

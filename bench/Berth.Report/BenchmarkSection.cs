@@ -68,7 +68,7 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
                 GroupLabel(g.First()),
                 g.Select(r => new ChartBar(r.Method, r.MeanNs, r.Method == baseline)).ToList()))
             .ToList();
-        return new ChartData(title, groups, Units.Time, "time per operation");
+        return new ChartData(title, groups, Units.Time, Units.TimeTick, "time per operation");
     }
 
     private static string GroupLabel(BenchmarkResult row) => row.Parameters.Count switch

@@ -3,17 +3,18 @@ using System.Text;
 
 namespace Berth.Report;
 
-/// <summary>A table from a JSON table file as a report section, charted by its first numeric column.</summary>
-internal sealed class ExtraTableSection(ExtraTable table, string fileStem)
+/// <summary>
+/// A table from a JSON table file as a report section. End-to-end tables mix units across columns
+/// (msg/s, MB/s, latency), so they are charted by their first numeric column only; tables whose
+/// numeric columns share one unit (the Java tables, one column per size) chart every column.
+/// </summary>
+internal sealed class ExtraTableSection(ExtraTable table, string fileStem, bool columnsShareUnit)
 {
     public string ChartFileName => fileStem + ".svg";
 
     public string Markdown(string headingPrefix, string chartLink)
     {
-        var numeric = Enumerable.Range(1, Math.Max(0, table.Columns.Count - 1))
-            .Where(c => table.Rows.All(r => c < r.Count && Units.ParseLeadingNumber(r[c]) is not null))
-            .ToHashSet();
-        var markdown = new MarkdownTable(table.Columns, numeric);
+        var markdown = new MarkdownTable(table.Columns, NumericColumns());
         foreach (var row in table.Rows)
         {
             markdown.Add(row);
@@ -36,14 +37,22 @@ internal sealed class ExtraTableSection(ExtraTable table, string fileStem)
         return text.ToString();
     }
 
+    private HashSet<int> NumericColumns() =>
+        Enumerable.Range(1, Math.Max(0, table.Columns.Count - 1))
+            .Where(c => table.Rows.All(r => c < r.Count && Units.ParseLeadingNumber(r[c]) is not null))
+            .ToHashSet();
+
     public ChartData? Chart()
     {
-        if (table.FirstNumericColumn() is not { } column)
+        if (table.FirstNumericColumn() is not { } first)
         {
             return null;
         }
 
-        var bars = table.Rows.Select(r => new ChartBar(r[0], Units.ParseLeadingNumber(r[column]) ?? double.NaN, false)).ToList();
-        return new ChartData(table.Title, [new ChartGroup(table.Columns[column], bars)], Units.Number, table.Columns[column]);
+        var columns = columnsShareUnit ? NumericColumns().Order().ToList() : [first];
+        var groups = columns
+            .Select(c => new ChartGroup(table.Columns[c], table.Rows.Select(r => new ChartBar(r[0], Units.ParseLeadingNumber(r[c]) ?? double.NaN, false)).ToList()))
+            .ToList();
+        return new ChartData(table.Title, groups, Units.Number, Units.Number, columnsShareUnit ? table.Title : table.Columns[first]);
     }
 }

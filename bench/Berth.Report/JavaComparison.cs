@@ -70,6 +70,6 @@ internal static class JavaComparison
             }
         }
 
-        return groups.Count > 0 ? new ChartData(title, groups, Units.Time, "time per operation") : null;
+        return groups.Count > 0 ? new ChartData(title, groups, Units.Time, Units.TimeTick, "time per operation") : null;
     }
 }

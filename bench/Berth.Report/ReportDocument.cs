@@ -52,7 +52,7 @@ internal sealed class ReportDocument(ReportInputs inputs, string chartLink)
             _text.AppendLine("## 5. End-to-end runs").AppendLine();
             for (var i = 0; i < inputs.ExtraTables.Count; i++)
             {
-                WriteExtra(inputs.ExtraTables[i], $"table-{i + 1}", "###");
+                WriteExtra(new ExtraTableSection(inputs.ExtraTables[i], $"table-{i + 1}", columnsShareUnit: false), "###");
             }
         }
 
@@ -104,7 +104,7 @@ internal sealed class ReportDocument(ReportInputs inputs, string chartLink)
         _text.AppendLine("Measured by `bench/java/NativeMemoryBench.java` (single file, no build tool) with its own warm-up and timed batches; each figure is the median batch's time per operation. Java 17 has the first incubator of the foreign-memory API (`jdk.incubator.foreign`: `ResourceScope`, `MemorySegment.allocateNative`, `CLinker`), so the article's Java 22 rows map as follows: `Arena.ofConfined`/`ofShared`/`ofAuto` → confined/shared/implicit `ResourceScope`; `Arena.global` is not measured (it never frees); `MemorySegment.copy` → `segment.copyFrom`; `Linker.Option.critical` (Java 22+) has no Java 17 counterpart, so every Java downcall below pays the full thread-state transition.").AppendLine();
         for (var i = 0; i < inputs.JavaTables.Count; i++)
         {
-            WriteExtra(inputs.JavaTables[i], $"java-{i + 1}", "####");
+            WriteExtra(new ExtraTableSection(inputs.JavaTables[i], $"java-{i + 1}", columnsShareUnit: true), "####");
         }
 
         foreach (var (fileName, chart) in JavaComparison.Charts(inputs.Results, inputs.JavaTables))
@@ -129,9 +129,8 @@ internal sealed class ReportDocument(ReportInputs inputs, string chartLink)
         _charts[section.ChartFileName] = SvgBarChart.Render(section.Chart());
     }
 
-    private void WriteExtra(ExtraTable table, string fileStem, string headingPrefix)
+    private void WriteExtra(ExtraTableSection section, string headingPrefix)
     {
-        var section = new ExtraTableSection(table, fileStem);
         _text.Append(section.Markdown(headingPrefix, chartLink));
         if (section.Chart() is { } chart)
         {

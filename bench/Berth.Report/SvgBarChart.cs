@@ -42,7 +42,7 @@ internal static class SvgBarChart
         {
             var x = LabelWidth + scale.Position(tick) * plotWidth;
             svg.Append(CultureInfo.InvariantCulture, $"<line x1=\"{x:0.#}\" y1=\"{plotTop}\" x2=\"{x:0.#}\" y2=\"{plotBottom}\" stroke=\"#ddd\"/>\n");
-            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{x:0.#}\" y=\"{plotBottom + 14}\" text-anchor=\"middle\" fill=\"#555\">{Xml(chart.FormatValue(tick))}</text>\n");
+            svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{x:0.#}\" y=\"{plotBottom + 14}\" text-anchor=\"middle\" fill=\"#555\">{Xml(chart.FormatTick(tick))}</text>\n");
         }
 
         svg.Append(CultureInfo.InvariantCulture, $"<text x=\"{LabelWidth + plotWidth / 2}\" y=\"{plotBottom + 32}\" text-anchor=\"middle\" fill=\"#333\">{Xml(chart.AxisLabel + (scale.IsLog ? " (log scale)" : ""))}</text>\n");

@@ -16,6 +16,14 @@ internal static class Units
         _ => (nanoseconds / 1_000_000).ToString("0.00", Invariant) + " ms",
     };
 
+    /// <summary>An axis tick: the same units as <see cref="Time"/> without trailing zeros ("10 µs").</summary>
+    public static string TimeTick(double nanoseconds) => nanoseconds switch
+    {
+        < 1_000 => nanoseconds.ToString("0.###", Invariant) + " ns",
+        < 1_000_000 => (nanoseconds / 1_000).ToString("0.###", Invariant) + " µs",
+        _ => (nanoseconds / 1_000_000).ToString("0.###", Invariant) + " ms",
+    };
+
     public static string OptionalTime(double? nanoseconds) => nanoseconds is { } value ? Time(value) : "n/a";
 
     public static string Bytes(long? bytes) => bytes switch
