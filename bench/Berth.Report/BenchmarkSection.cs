@@ -35,7 +35,7 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             cells.Add(Units.Time(row.MeanNs));
             cells.Add(Units.OptionalTime(row.ErrorNs));
             cells.Add(Units.OptionalTime(row.StdDevNs));
-            cells.Add(Units.Ratio(baselineRow is null ? null : row.MeanNs / baselineRow.MeanNs));
+            cells.Add(Units.Ratio(baselineRow is null ? null : baselineRow.MeanNs < Units.Unresolvable ? double.NaN : row.MeanNs / baselineRow.MeanNs));
             cells.Add(Units.Bytes(row.AllocatedBytes));
             if (perItemParameter is not null)
             {

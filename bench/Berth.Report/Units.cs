@@ -7,9 +7,16 @@ internal static class Units
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
+    /// <summary>
+    /// Below <see cref="Unresolvable"/> a mean is indistinguishable from an empty method after
+    /// BenchmarkDotNet subtracts its own overhead, so it is printed as "≈ 0".
+    /// </summary>
+    public const double Unresolvable = 0.3;
+
     public static string Time(double nanoseconds) => nanoseconds switch
     {
         double.NaN => "n/a",
+        < Unresolvable => "≈ 0 (" + nanoseconds.ToString("0.000", Invariant) + " ns)",
         < 10 => nanoseconds.ToString("0.000", Invariant) + " ns",
         < 1_000 => nanoseconds.ToString("0.0", Invariant) + " ns",
         < 1_000_000 => (nanoseconds / 1_000).ToString("0.00", Invariant) + " µs",
@@ -36,7 +43,7 @@ internal static class Units
     public static string Ratio(double? ratio) => ratio switch
     {
         null => "",
-        double.NaN => "n/a",
+        double.NaN or double.PositiveInfinity => "n/a",
         < 0.01 => ratio.Value.ToString("0.0000", Invariant),
         _ => ratio.Value.ToString("0.00", Invariant),
     };
