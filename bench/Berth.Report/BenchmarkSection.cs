@@ -53,10 +53,55 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             text.AppendLine(question).AppendLine();
         }
 
-        text.Append(table).AppendLine();
+        if (PivotTable(parameterNames, baseline) is { } pivot)
+        {
+            text.Append(pivot).AppendLine();
+            text.AppendLine("<details><summary>Full table: error, standard deviation, allocations</summary>").AppendLine();
+            text.Append(table).AppendLine();
+            text.AppendLine("</details>").AppendLine();
+        }
+        else
+        {
+            text.Append(table).AppendLine();
+        }
+
         text.AppendLine(CultureInfo.InvariantCulture, $"*Class `{FullType}`. Baseline: {(baseline is null ? "none (no ratios)" : $"**{baseline}**")}. Every figure is per operation; Ratio = Mean ÷ the baseline's Mean at the same parameters. Machine: {inputs.Host?.Describe() ?? "unknown"}. Command: `{inputs.BenchmarkCommand}`. Job: {string.Join("; ", rows.Select(r => r.Job).Distinct())}.*").AppendLine();
         text.AppendLine(CultureInfo.InvariantCulture, $"![{title}]({chartLink}{ChartFileName})").AppendLine();
         return text.ToString();
+    }
+
+    /// <summary>
+    /// With one parameter (a size or a count), the article's own layout: one row per method, one
+    /// column per parameter value, each cell the mean with its ratio to the baseline.
+    /// </summary>
+    private MarkdownTable? PivotTable(IReadOnlyList<string> parameterNames, string? baseline)
+    {
+        if (parameterNames.Count != 1)
+        {
+            return null;
+        }
+
+        var name = parameterNames[0];
+        var values = rows.Select(r => r.Parameters[0].Value).Distinct().ToList();
+        var headers = new List<string> { $"Method \\ {name}" };
+        headers.AddRange(values.Select(v => Units.SizeParameterIf(name, v)));
+        var pivot = new MarkdownTable(headers, Enumerable.Range(1, values.Count).ToHashSet());
+        foreach (var method in Ordered().Select(r => r.Method).Distinct())
+        {
+            var cells = new List<string> { method == baseline ? $"**{method}** (baseline)" : method };
+            foreach (var value in values)
+            {
+                var row = rows.FirstOrDefault(r => r.Method == method && r.Parameters[0].Value == value);
+                var baselineRow = row is null ? null : BaselineFor(row, baseline);
+                cells.Add(row is null ? "" : baselineRow is null || baselineRow.MeanNs < Units.Unresolvable
+                    ? Units.Time(row.MeanNs)
+                    : $"{Units.Time(row.MeanNs)} ({Units.Ratio(row.MeanNs / baselineRow.MeanNs)}×)");
+            }
+
+            pivot.Add(cells);
+        }
+
+        return pivot;
     }
 
     public ChartData Chart()

@@ -13,7 +13,8 @@ internal static class JavaComparison
         var send = Build("send: C# vs Java 17, per call", results, javaTables,
             [("C# copy to reused native + call", "NativeSendBenchmarks", "CopyToReusedNative"),
              ("C# pinned (fixed), no copy", "NativeSendBenchmarks", "PinnedFixed"),
-             ("C# data already native", "NativeSendBenchmarks", "AlreadyNative")],
+             ("C# data already native", "NativeSendBenchmarks", "AlreadyNative"),
+             ("C# NativeMemory.Alloc + copy + call + free", "NativeSendBenchmarks", "AllocateCopyFree")],
             [("Java heap → reused segment + downcall", "send: heap -> reused segment + downcall"),
              ("Java data already native", "send: data already native")]);
         var transform = Build("transform (XOR in place): C# vs Java 17, per call", results, javaTables,
@@ -24,8 +25,7 @@ internal static class JavaComparison
              ("Java data already native", "transform: data already native")]);
         var copy = Build("heap → native copy: C# vs Java 17, per copy", results, javaTables,
             [("C# Span.CopyTo into reused native", "ManagedToNativeCopyBenchmarks", "SpanCopyTo"),
-             ("C# Marshal.Copy into reused native", "ManagedToNativeCopyBenchmarks", "MarshalCopy"),
-             ("C# NativeMemory.Alloc + copy + free", "NativeSendBenchmarks", "AllocateCopyFree")],
+             ("C# Marshal.Copy into reused native", "ManagedToNativeCopyBenchmarks", "MarshalCopy")],
             [("Java heap → reused segment", "Heap -> reused segment"),
              ("Java heap → reused DirectByteBuffer", "Heap -> reused DirectByteBuffer"),
              ("Java heap → fresh segment", "Heap -> fresh segment (confined scope)"),
