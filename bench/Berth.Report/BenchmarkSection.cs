@@ -33,14 +33,13 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             var cells = new List<string> { row.Method == baseline ? $"**{row.Method}** (baseline)" : row.Method };
             cells.AddRange(parameterNames.Select(name => Units.SizeParameterIf(name, row.Parameters.FirstOrDefault(p => p.Key == name).Value ?? "")));
             cells.Add(Units.Time(row.MeanNs));
-            cells.Add(Units.OptionalTime(row.ErrorNs));
-            cells.Add(Units.OptionalTime(row.StdDevNs));
+            cells.Add(Units.Spread(row.ErrorNs));
+            cells.Add(Units.Spread(row.StdDevNs));
             cells.Add(Units.Ratio(baselineRow is null ? null : baselineRow.MeanNs < Units.Unresolvable ? double.NaN : row.MeanNs / baselineRow.MeanNs));
             cells.Add(Units.Bytes(row.AllocatedBytes));
             if (perItemParameter is not null)
             {
-                var items = double.TryParse(row.Parameters.FirstOrDefault(p => p.Key == perItemParameter).Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var count) ? count : double.NaN;
-                cells.Add(Units.Time(row.MeanNs / items));
+                cells.Add(Units.Time(row.MeanNs / ItemsPerOperation(row)));
             }
 
             table.Add(cells);
@@ -72,7 +71,8 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
 
     /// <summary>
     /// With one parameter (a size or a count), the article's own layout: one row per method, one
-    /// column per parameter value, each cell the mean with its ratio to the baseline.
+    /// column per parameter value, each cell the mean with its ratio to the baseline. When that
+    /// parameter counts items per operation, the cells are per item.
     /// </summary>
     private MarkdownTable? PivotTable(IReadOnlyList<string> parameterNames, string? baseline)
     {
@@ -83,7 +83,8 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
 
         var name = parameterNames[0];
         var values = rows.Select(r => r.Parameters[0].Value).Distinct().ToList();
-        var headers = new List<string> { $"Method \\ {name}" };
+        var perItem = name == perItemParameter;
+        var headers = new List<string> { perItem ? $"Method \\ {name} (mean per item)" : $"Method \\ {name}" };
         headers.AddRange(values.Select(v => Units.SizeParameterIf(name, v)));
         var pivot = new MarkdownTable(headers, Enumerable.Range(1, values.Count).ToHashSet());
         foreach (var method in Ordered().Select(r => r.Method).Distinct())
@@ -93,9 +94,10 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             {
                 var row = rows.FirstOrDefault(r => r.Method == method && r.Parameters[0].Value == value);
                 var baselineRow = row is null ? null : BaselineFor(row, baseline);
+                var divisor = perItem ? ItemCount(value) : 1;
                 cells.Add(row is null ? "" : baselineRow is null || baselineRow.MeanNs < Units.Unresolvable
-                    ? Units.Time(row.MeanNs)
-                    : $"{Units.Time(row.MeanNs)} ({Units.Ratio(row.MeanNs / baselineRow.MeanNs)}×)");
+                    ? Units.Time(row.MeanNs / divisor)
+                    : $"{Units.Time(row.MeanNs / divisor)} ({Units.Ratio(row.MeanNs / baselineRow.MeanNs)}×)");
             }
 
             pivot.Add(cells);
@@ -111,10 +113,16 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             .GroupBy(r => r.ParameterKey)
             .Select(g => new ChartGroup(
                 GroupLabel(g.First()),
-                g.Select(r => new ChartBar(r.Method, r.MeanNs, r.Method == baseline)).ToList()))
+                g.Select(r => new ChartBar(r.Method, r.MeanNs / ItemsPerOperation(r), r.Method == baseline)).ToList()))
             .ToList();
-        return new ChartData(title, groups, Units.Time, Units.TimeTick, "time per operation");
+        return new ChartData(title, groups, Units.Time, Units.TimeTick, perItemParameter is null ? "time per operation" : $"time per item ({perItemParameter})");
     }
+
+    private double ItemsPerOperation(BenchmarkResult row) =>
+        perItemParameter is null ? 1 : ItemCount(row.Parameters.FirstOrDefault(p => p.Key == perItemParameter).Value ?? "");
+
+    private static double ItemCount(string value) =>
+        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var count) ? count : double.NaN;
 
     private static string GroupLabel(BenchmarkResult row) => row.Parameters.Count switch
     {

@@ -31,7 +31,13 @@ internal static class Units
         _ => (nanoseconds / 1_000_000).ToString("0.###", Invariant) + " ms",
     };
 
-    public static string OptionalTime(double? nanoseconds) => nanoseconds is { } value ? Time(value) : "n/a";
+    /// <summary>A spread (error, deviation): printed plainly, since a small spread is not an unresolvable mean.</summary>
+    public static string Spread(double? nanoseconds) => nanoseconds switch
+    {
+        null or double.NaN => "n/a",
+        < 1_000 => nanoseconds.Value.ToString("0.000", Invariant) + " ns",
+        _ => Time(nanoseconds.Value),
+    };
 
     public static string Bytes(long? bytes) => bytes switch
     {
