@@ -32,15 +32,15 @@ public class NativeMemoryBench {
     // Results feed this sink so the JIT cannot discard the measured work.
     static long sink;
 
-    record Timing(long warmupNanos, long batchNanos, int batches) {}
+    record Timing(long warmupNanos, long batchNanos, int batches, long settleMillis) {}
 
     record Table(String title, String note, Map<String, String[]> rows) {}
 
     public static void main(String[] args) throws Throwable {
         var options = Options.parse(args);
         var timing = options.smoke
-                ? new Timing(5_000_000L, 2_000_000L, 1)
-                : new Timing(400_000_000L, 100_000_000L, 7);
+                ? new Timing(5_000_000L, 2_000_000L, 1, 0)
+                : new Timing(400_000_000L, 100_000_000L, 7, 50);
         var command = "bash bench/java/run.sh" + (options.smoke ? " --smoke" : "");
         var tables = new ArrayList<Table>();
         tables.add(allocationTable(timing));
@@ -223,9 +223,17 @@ public class NativeMemoryBench {
         return cells;
     }
 
-    // Warm up for a fixed time, size a batch to the target duration, then report the median of
-    // the batches' per-operation times.
+    // Let the garbage from earlier cases (direct buffers and implicit segments are freed by the
+    // collector) be cleaned up first, so its reference processing does not land in this case's
+    // batches; then warm up for a fixed time, size a batch to the target duration, and report the
+    // median of the batches' per-operation times.
     static double measure(Timing timing, LongSupplier operation) {
+        System.gc();
+        try {
+            Thread.sleep(timing.settleMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         long operations = 0;
         long start = System.nanoTime();
         while (System.nanoTime() - start < timing.warmupNanos || operations < 10) {
