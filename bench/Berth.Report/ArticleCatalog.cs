@@ -30,7 +30,7 @@ internal static class ArticleCatalog
             "A 64-byte checksum already in native memory, per call: DllImport against LibraryImport, with and without [SuppressGCTransition]."),
         new(TcpPart, Tcp + "ReceiveBufferBenchmarks", "Receive buffer: ring buffer vs queue of bytes",
             "One received chunk written into the receive buffer and read back out, per chunk (the article's CircularBuffer vs QueueBuffer table). Berth's own receive path is measured by the core benchmarks."),
-        new(TcpPart, Tcp + "ChannelVsBufferBlockBenchmarks", "Channel<T> vs TPL Dataflow BufferBlock<T>",
+        new(TcpPart, Tcp + "ChannelVsBufferBlockBenchmarks", "Channel vs TPL Dataflow BufferBlock",
             "A producer moving a batch of messages to a consumer through a queue created per batch (the article's Channel vs BufferBlock table). One operation is one batch; the last column divides by the batch size.",
             "MessageCount"),
         new(TcpPart, Tcp + "LockBenchmarks", "Lock kinds, one thread",
