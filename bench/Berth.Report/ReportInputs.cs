@@ -1,0 +1,13 @@
+namespace Berth.Report;
+
+/// <summary>Everything the report is built from, gathered before any text is written.</summary>
+internal sealed record ReportInputs(
+    HostInfo? Host,
+    IReadOnlyList<BenchmarkResult> Results,
+    BaselineCatalog Baselines,
+    IReadOnlyList<ExtraTable> JavaTables,
+    IReadOnlyList<ExtraTable> ExtraTables,
+    string? Findings,
+    string BenchmarkCommand,
+    IReadOnlyList<string> Notes,
+    DateTimeOffset GeneratedAt);
