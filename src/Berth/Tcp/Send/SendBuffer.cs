@@ -36,6 +36,11 @@ internal sealed class SendBuffer : IStableBufferWriter
 
     public void Advance(int count)
     {
+        if (count == 0)
+        {
+            return;
+        }
+
         var last = _segments - 1;
         if (last < 0 || (uint)count > (uint)(_arrays[last].Length - _counts[last]))
         {
