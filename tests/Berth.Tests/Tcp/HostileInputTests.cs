@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using Berth.Framing;
 using Berth.Tcp;
@@ -117,7 +118,7 @@ public sealed class HostileInputTests
 
     private sealed class ThrowOnEmptyFrame : RecordingHandler
     {
-        public override void OnFrame(Connection connection, in System.Buffers.ReadOnlySequence<byte> body)
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
         {
             if (body.IsEmpty)
             {
