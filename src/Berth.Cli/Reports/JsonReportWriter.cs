@@ -1,8 +1,12 @@
+using System.Text.Encodings.Web;
 using System.Text.Json;
 
 namespace Berth.Cli.Reports;
 
-/// <summary>Writes tables as <c>[{"title", "command", "machine", "columns": [...], "rows": [[...], ...]}]</c>.</summary>
+/// <summary>
+/// Writes tables as <c>[{"title", "command", "machine", "columns": [...], "rows": [[...], ...]}]</c>, with characters
+/// such as µ written as they are so the file reads well; it is data for the report tooling, never embedded in HTML.
+/// </summary>
 internal static class JsonReportWriter
 {
     public static void Write(string path, IReadOnlyList<ReportTable> tables)
@@ -14,7 +18,7 @@ internal static class JsonReportWriter
         }
 
         using var stream = File.Create(path);
-        using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true });
+        using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping });
         json.WriteStartArray();
         foreach (var table in tables)
         {
