@@ -98,7 +98,8 @@ public sealed class Connection
     /// <summary>
     /// Queues a frame whose body <paramref name="write"/> serializes straight into pooled send memory; the length field
     /// is filled in afterwards. False when the queue is full or the connection closing. The queue is locked while
-    /// <paramref name="write"/> runs, so keep it short; if it throws, nothing is queued.
+    /// <paramref name="write"/> runs, so keep it short and do not send on this connection from inside it; if it
+    /// throws, nothing is queued.
     /// </summary>
     public bool TrySend<TState>(TState state, FrameWriter<TState> write)
     {
