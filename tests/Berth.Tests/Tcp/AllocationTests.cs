@@ -36,17 +36,28 @@ public sealed class AllocationTests(ITestOutputHelper output)
         }
 
         var replies = new byte[burst.Length];
-        RoundTrips(client, burst, replies, 20_000);
 
-        var best = double.MaxValue;
-        for (var attempt = 0; attempt < 3 && best >= 1.0; attempt++)
-        {
-            var before = GC.GetTotalAllocatedBytes(precise: true);
-            RoundTrips(client, burst, replies, messages);
-            var allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
-            best = Math.Min(best, (double)allocated / messages);
-            output.WriteLine($"{size} B: {allocated} bytes over {messages} echoes = {(double)allocated / messages:F3} B/message");
-        }
+        // The blocking client gets a thread of its own: blocking a pool thread would make the pool inject threads,
+        // and that allocates during the measurement.
+        var best = await Task.Factory.StartNew(
+            () =>
+            {
+                RoundTrips(client, burst, replies, 20_000);
+                var best = double.MaxValue;
+                for (var attempt = 0; attempt < 3 && best >= 1.0; attempt++)
+                {
+                    var before = GC.GetTotalAllocatedBytes(precise: true);
+                    RoundTrips(client, burst, replies, messages);
+                    var allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
+                    best = Math.Min(best, (double)allocated / messages);
+                    output.WriteLine($"{size} B: {allocated} bytes over {messages} echoes = {(double)allocated / messages:F3} B/message");
+                }
+
+                return best;
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default);
 
         Assert.True(best < 1.0, $"{best:F3} bytes allocated per message");
     }

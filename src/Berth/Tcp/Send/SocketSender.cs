@@ -20,7 +20,18 @@ internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
     public ValueTask<int> SendAsync(Socket socket, IList<ArraySegment<byte>> buffers)
     {
         _source.Reset();
-        BufferList = buffers;
+        if (buffers.Count == 1)
+        {
+            // One array needs no iovec list: the single-buffer path pins with `fixed` instead of a GCHandle per buffer.
+            BufferList = null;
+            SetBuffer(buffers[0].Array, buffers[0].Offset, buffers[0].Count);
+        }
+        else
+        {
+            SetBuffer(null, 0, 0);
+            BufferList = buffers;
+        }
+
         if (socket.SendAsync(this))
         {
             return new ValueTask<int>(this, _source.Version);
