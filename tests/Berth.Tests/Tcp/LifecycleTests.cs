@@ -93,12 +93,12 @@ public sealed class LifecycleTests
     }
 
     [Fact]
-    public async Task TheClientSideSendsAndReceivesThroughTheSameConnectionType()
+    public async Task TheClientConnectsByHostNameAndUsesTheSameConnectionType()
     {
         var serverOptions = new TcpServerOptions();
         await using var server = EchoTests.Start(serverOptions);
         var replies = new ReplyCollector();
-        var clientOptions = new TcpClientOptions { Port = server.EndPoint.Port };
+        var clientOptions = new TcpClientOptions { Host = "localhost", Port = server.EndPoint.Port };
         await using (var client = new TcpClient(clientOptions, replies))
         {
             var connection = await client.ConnectAsync();
