@@ -14,7 +14,7 @@ internal static class HtmlReportWriter
     private const int LabelWidth = 220;
     private const int RowHeight = 22;
 
-    public static void Write(string path, string title, IReadOnlyList<ReportTable> tables, IReadOnlyList<BarChart> charts)
+    public static void Write(string path, string title, string note, IReadOnlyList<ReportTable> tables, IReadOnlyList<BarChart> charts)
     {
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
@@ -22,7 +22,7 @@ internal static class HtmlReportWriter
             .Append("</title><style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}")
             .Append("table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}")
             .Append("th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
-            .Append("</style></head><body><h1>").Append(Encode(title)).Append("</h1>");
+            .Append("</style></head><body><h1>").Append(Encode(title)).Append("</h1><p>").Append(Encode(note)).Append("</p>");
 
         foreach (var table in tables)
         {

@@ -127,6 +127,9 @@ internal static class BenchCommand
         HtmlReportWriter.Write(
             Path.Combine(directory, "index.html"),
             "Berth bench",
+            "An echo server and the load client in one process, over loopback. Each connection keeps up to 16 frames "
+                + "(at most 256 KiB) in flight. alloc B/msg is the process's allocated bytes over the measurement window "
+                + "per message; the load client allocates nothing per message, so it bounds what the server allocates.",
             [table],
             [
                 new BarChart("Throughput", "msg/s", labels, [.. results.Select(r => r.MessagesPerSecond)]),
