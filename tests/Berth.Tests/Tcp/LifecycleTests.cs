@@ -51,6 +51,9 @@ public sealed class LifecycleTests
         };
         await using var client = new TcpClient(clientOptions, handler);
         await client.ConnectAsync();
+
+        // A connection still in the listen backlog is reset when the listener closes; wait until it was accepted.
+        await Waits.Until(() => first.ConnectionCount == 1);
         await first.StopAsync().Within();
         await Waits.Until(() => !handler.Disconnects.IsEmpty);
         Assert.Equal(DisconnectReason.ClosedByPeer, handler.Disconnects.Single().Info.Reason);
