@@ -4,7 +4,7 @@
 # interop tests). Idempotent: does nothing when everything is present.
 set -euo pipefail
 
-packages=(libzmq5 libzmq3-dev gcc libjeromq-java default-jre-headless)
+packages=(libzmq5 libzmq3-dev gcc libjeromq-java openjdk-17-jdk-headless)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

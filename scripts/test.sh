@@ -37,7 +37,11 @@ smoke() {
         failed=$((failed + 1))
     fi
 }
-smoke benchmarks dotnet run -c Release --project bench/Berth.Benchmarks -- --filter '*' --job dry --inProcess
+smoke benchmarks dotnet run -c Release --project bench/Berth.Benchmarks -- --filter '*' --job dry --inProcess \
+    --exporters json --artifacts "$results/bdn"
+smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$results/bdn/results" \
+    --output "$results/report/PERFORMANCE.md" --charts "$results/report/charts" --command dry
+smoke java bash bench/java/run.sh --smoke
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,7 @@ internal static class ArticleCatalog
 
     private const string Native = "Berth.Benchmarks.Articles.NativeInterop.";
     private const string Tcp = "Berth.Benchmarks.Articles.TcpFramework.";
+    private const string Core = "Berth.Benchmarks.Core.";
 
     public static IReadOnlyList<ArticleSection> Sections { get; } =
     [
@@ -28,8 +29,12 @@ internal static class ArticleCatalog
             "berth_recv (fill), per call: fill native memory and copy out, or let native code write into the pinned managed array."),
         new(NativePart, Native + "InteropTransitionBenchmarks", "The fixed cost of a tiny native call",
             "A 64-byte checksum already in native memory, per call: DllImport against LibraryImport, with and without [SuppressGCTransition]."),
-        new(TcpPart, Tcp + "ReceiveBufferBenchmarks", "Receive buffer: ring buffer vs queue of bytes",
-            "One received chunk written into the receive buffer and read back out, per chunk (the article's CircularBuffer vs QueueBuffer table). Berth's own receive path is measured by the core benchmarks."),
+        new(TcpPart, Core + "ReceiveBufferBenchmarks", "Receive buffer: write a block, read it out, drop it",
+            "One received block per operation (the article's CircularBuffer write/read rows and its CircularBuffer vs QueueBuffer table): the article's circular buffer (baseline), its queue of bytes, Berth's pooled RingBuffer and a Pipe."),
+        new(TcpPart, Core + "ReceiveGrowthAndParseBenchmarks", "Receive buffer: growth past capacity and parsing ten frames",
+            "Ten 4 KB writes into a 4 KB buffer (the article's 442 KB \"Write x10\" row) and ten 64-byte frames parsed (its 1,864 B \"TryGetBasePackets\" row), each against the article's buffer as the baseline of its category."),
+        new(TcpPart, Core + "PacketBuilderBenchmarks", "Packet builder: fourteen fields and a 65-character string",
+            "The zero-allocation writer article's case, appends only: List<byte> + BitConverter (baseline), the article's GetSpan/Advance per field, and PacketWriter over an ArrayBufferWriter and over pooled segments."),
         new(TcpPart, Tcp + "ChannelVsBufferBlockBenchmarks", "Channel vs TPL Dataflow BufferBlock",
             "A producer moving a batch of messages to a consumer through a queue created per batch (the article's Channel vs BufferBlock table). One operation is one batch; the last column divides by the batch size.",
             "MessageCount"),

@@ -5,6 +5,9 @@ internal static class CommandLine
 {
     private static readonly (string Name, string Summary, Func<string[], Task<int>> Run)[] Commands =
     [
+        ("bench", Tcp.BenchCommand.Summary, Tcp.BenchCommand.RunAsync),
+        ("serve", Tcp.ServeCommand.Summary, Tcp.ServeCommand.RunAsync),
+        ("load", Tcp.LoadCommand.Summary, Tcp.LoadCommand.RunAsync),
         ("zmq", "ZeroMQ echo server and benchmark", ZmqCommand.RunAsync),
     ];
 

@@ -21,7 +21,7 @@ public class ReceiveBufferBenchmarks
     private ByteQueueBuffer _queue = null!;
 
     /// <summary>Bytes per write.</summary>
-    [Params(64, 1024, 8192)]
+    [Params(64, 512, 1024, 4096, 8192)]
     public int Size { get; set; }
 
     /// <summary>Builds each buffer once; the measured work reuses them.</summary>

@@ -1,0 +1,26 @@
+namespace Berth.Cli.Load;
+
+/// <summary>One load run against a Berth-format echo server.</summary>
+internal sealed record LoadSettings
+{
+    public required string Host { get; init; }
+
+    public required int Port { get; init; }
+
+    public int Connections { get; init; } = 50;
+
+    /// <summary>Smallest body; equal to <see cref="SizeMax"/> for a fixed size.</summary>
+    public int SizeMin { get; init; } = 64;
+
+    public int SizeMax { get; init; } = 64;
+
+    /// <summary>Frames each connection keeps in flight (closed loop); ignored when <see cref="Rate"/> is set.</summary>
+    public int Pipeline { get; init; } = 16;
+
+    /// <summary>Requests per second per connection (open loop, one at a time); 0 means as fast as echoes return.</summary>
+    public double Rate { get; init; }
+
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(1);
+
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(10);
+}

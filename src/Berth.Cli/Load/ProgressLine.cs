@@ -1,0 +1,51 @@
+using System.Diagnostics;
+
+namespace Berth.Cli.Load;
+
+/// <summary>
+/// A live status line on the terminal, rewritten in place four times a second; when output is redirected it stays
+/// silent so logs and captured tables hold only results.
+/// </summary>
+internal sealed class ProgressLine : IAsyncDisposable
+{
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Task _drawing;
+
+    public ProgressLine(string label, LoadProgress progress)
+    {
+        _drawing = Console.IsErrorRedirected ? Task.CompletedTask : DrawAsync(label, progress, _stop.Token);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync();
+        await _drawing;
+        _stop.Dispose();
+    }
+
+    private static async Task DrawAsync(string label, LoadProgress progress, CancellationToken stop)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var lastMessages = 0L;
+        var lastTime = started;
+        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(250));
+        try
+        {
+            while (await timer.WaitForNextTickAsync(stop))
+            {
+                var now = Stopwatch.GetTimestamp();
+                var messages = progress.Messages;
+                var rate = (messages - lastMessages) / Stopwatch.GetElapsedTime(lastTime, now).TotalSeconds;
+                (lastMessages, lastTime) = (messages, now);
+                Console.Error.Write(
+                    $"\r  {label}  {Stopwatch.GetElapsedTime(started, now).TotalSeconds,5:F1} s  {rate,12:N0} msg/s  errors {progress.Errors}   ");
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // The run ended; clear the line below.
+        }
+
+        Console.Error.Write("\r" + new string(' ', 100) + "\r");
+    }
+}

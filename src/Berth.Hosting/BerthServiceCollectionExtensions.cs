@@ -1,0 +1,37 @@
+using System.Diagnostics.CodeAnalysis;
+using Berth.Tcp;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace Berth.Hosting;
+
+/// <summary>Registers a Berth TCP server with the Generic Host.</summary>
+public static class BerthServiceCollectionExtensions
+{
+    /// <summary>
+    /// Adds a <see cref="TcpServer"/> that runs <typeparamref name="THandler"/> (resolved from the container), starts
+    /// with the host and stops gracefully with it. The server is also registered, so it can be injected (for
+    /// <see cref="TcpServer.EndPoint"/> or <see cref="TcpServer.Connections"/>). Logging uses the host's
+    /// <see cref="ILoggerFactory"/> unless <paramref name="configure"/> sets another.
+    /// </summary>
+    public static IServiceCollection AddBerthServer<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] THandler>(this IServiceCollection services, Action<TcpServerOptions>? configure = null)
+        where THandler : ConnectionHandler
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        services.AddSingleton<THandler>();
+        services.AddSingleton(provider =>
+        {
+            var options = new TcpServerOptions();
+            if (provider.GetService<ILoggerFactory>() is { } loggerFactory)
+            {
+                options.LoggerFactory = loggerFactory;
+            }
+
+            configure?.Invoke(options);
+            return new TcpServer(options, provider.GetRequiredService<THandler>());
+        });
+        services.AddSingleton<IHostedService, BerthServerService>();
+        return services;
+    }
+}

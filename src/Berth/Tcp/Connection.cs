@@ -1,0 +1,308 @@
+using System.Buffers;
+using System.Net;
+using Berth.Tcp.Receive;
+using Berth.Tcp.Send;
+using Berth.Tcp.Transport;
+using Microsoft.Extensions.Logging;
+
+namespace Berth.Tcp;
+
+/// <summary>
+/// One framed TCP connection, the same type on the server and the client side. Sends are accepted from any thread into
+/// a queue bounded in bytes; one receive loop delivers frames to the <see cref="ConnectionHandler"/> and one send loop
+/// writes the queue out. Every frame a send accepted is written, or counted in <see cref="DisconnectInfo.UnsentFrames"/>.
+/// </summary>
+public sealed class Connection
+{
+    private static long s_lastId;
+    private readonly IConnectionTransport _transport;
+    private readonly ConnectionHandler _handler;
+    private readonly Action<Connection, DisconnectInfo> _onClosed;
+    private readonly SendQueue _queue;
+    private readonly SendSignal _sendSignal = new();
+    private readonly TaskCompletionSource<DisconnectInfo> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _closeClaimed;
+    private volatile bool _closing;
+    private bool _flushOnClose;
+    private DisconnectReason _reason;
+    private Exception? _error;
+    private int _runningLoops;
+    private int _dispatchThread;
+    private bool _wakeSenderAfterDispatch;
+    private long _lastReceiveTicks = Environment.TickCount64;
+
+    internal Connection(
+        long id,
+        IConnectionTransport transport,
+        ConnectionOptions options,
+        ConnectionHandler handler,
+        ILogger logger,
+        Action<Connection, DisconnectInfo> onClosed)
+    {
+        Id = id;
+        _transport = transport;
+        Options = options;
+        _handler = handler;
+        Logger = logger;
+        _onClosed = onClosed;
+        _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize);
+        LocalEndPoint = transport.LocalEndPoint;
+        RemoteEndPoint = transport.RemoteEndPoint;
+    }
+
+    /// <summary>A number unique among the connections of this process.</summary>
+    public long Id { get; }
+
+    /// <summary>This side's address.</summary>
+    public EndPoint? LocalEndPoint { get; }
+
+    /// <summary>The peer's address.</summary>
+    public EndPoint? RemoteEndPoint { get; }
+
+    /// <summary>True until the connection starts closing; sends are refused from then on.</summary>
+    public bool IsConnected => !_closing;
+
+    /// <summary>Bytes accepted for sending and not yet written.</summary>
+    public long QueuedBytes => _queue.QueuedBytes;
+
+    /// <summary>Application data attached to the connection.</summary>
+    public object? Tag { get; set; }
+
+    /// <summary>Completes once the connection has closed and released its buffers, with how it ended.</summary>
+    public Task<DisconnectInfo> Closed => _closed.Task;
+
+    internal ConnectionOptions Options { get; }
+
+    internal ILogger Logger { get; }
+
+    internal IConnectionTransport Transport => _transport;
+
+    internal ConnectionHandler Handler => _handler;
+
+    internal SendQueue Queue => _queue;
+
+    internal SendSignal SendSignal => _sendSignal;
+
+    internal bool IsClosing => _closing;
+
+    internal bool FlushOnClose => _flushOnClose;
+
+    internal long LastReceiveTicks => Volatile.Read(ref _lastReceiveTicks);
+
+    /// <summary>Queues a frame carrying <paramref name="body"/>; false when the queue is full or the connection closing.</summary>
+    public bool TrySend(ReadOnlySpan<byte> body) => Accepted(_queue.TryAppend(body));
+
+    /// <summary>Queues a frame carrying <paramref name="body"/>, which may span segments; false when the queue is full or the connection closing.</summary>
+    public bool TrySend(in ReadOnlySequence<byte> body) => Accepted(_queue.TryAppend(body));
+
+    /// <summary>
+    /// Queues a frame whose body <paramref name="write"/> serializes straight into pooled send memory; the length field
+    /// is filled in afterwards. False when the queue is full or the connection closing. The queue is locked while
+    /// <paramref name="write"/> runs, so keep it short and do not send on this connection from inside it; if it
+    /// throws, nothing is queued.
+    /// </summary>
+    public bool TrySend<TState>(TState state, FrameWriter<TState> write)
+    {
+        ArgumentNullException.ThrowIfNull(write);
+        return Accepted(_queue.TryAppend(state, write));
+    }
+
+    /// <summary>
+    /// Queues a frame carrying <paramref name="body"/>. When the queue is full it waits (<see cref="FullQueuePolicy.Wait"/>),
+    /// throws <see cref="SendQueueFullException"/> (<see cref="FullQueuePolicy.Reject"/>) or closes the connection and
+    /// throws <see cref="ConnectionClosedException"/> (<see cref="FullQueuePolicy.CloseAsSlowConsumer"/>).
+    /// Completes when the frame is queued, not when it is written.
+    /// </summary>
+    public ValueTask SendAsync(ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
+    {
+        var result = _queue.TryAppend(body.Span);
+        return result is AppendResult.Full && Options.FullQueuePolicy == FullQueuePolicy.Wait
+            ? WaitAndSendAsync(body, cancellationToken)
+            : Completion(result);
+    }
+
+    /// <summary>As <see cref="SendAsync(ReadOnlyMemory{byte}, CancellationToken)"/>, serializing the body with <paramref name="write"/>.</summary>
+    public ValueTask SendAsync<TState>(TState state, FrameWriter<TState> write, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(write);
+        var result = _queue.TryAppend(state, write);
+        return result is AppendResult.Full && Options.FullQueuePolicy == FullQueuePolicy.Wait
+            ? WaitAndSendAsync(state, write, cancellationToken)
+            : Completion(result);
+    }
+
+    /// <summary>Stops accepting sends, writes what is queued, then closes with <see cref="DisconnectReason.ClosedByApplication"/>.</summary>
+    public void Close() => Close(DisconnectReason.ClosedByApplication, null, flush: true);
+
+    /// <summary>Closes at once; queued frames are reported unsent.</summary>
+    public void Abort() => Close(DisconnectReason.ClosedByApplication, null, flush: false);
+
+    /// <summary>
+    /// Starts closing for <paramref name="reason"/> unless the connection is already closing (the first reason wins).
+    /// With <paramref name="flush"/>, queued frames are written before the send side shuts down.
+    /// </summary>
+    internal void Close(DisconnectReason reason, Exception? error, bool flush)
+    {
+        if (Interlocked.Exchange(ref _closeClaimed, 1) != 0)
+        {
+            return;
+        }
+
+        _reason = reason;
+        _error = error;
+        _flushOnClose = flush;
+        _queue.Close();
+        _closing = true;
+        if (!flush)
+        {
+            _transport.Abort();
+        }
+
+        _sendSignal.Set();
+    }
+
+    internal static long NextId() => Interlocked.Increment(ref s_lastId);
+
+    /// <summary>Runs <see cref="ConnectionHandler.OnConnected"/>, then the receive and send loops.</summary>
+    internal void Start()
+    {
+        TcpMetrics.OpenedConnections.Add(1);
+        TcpMetrics.ActiveConnections.Add(1);
+        TcpLog.Opened(Logger, Id, RemoteEndPoint);
+        _runningLoops = 2;
+        try
+        {
+            _handler.OnConnected(this);
+        }
+        catch (Exception e)
+        {
+            TcpLog.HandlerFailed(Logger, Id, e);
+            Close(DisconnectReason.HandlerFailed, e, flush: false);
+        }
+
+        _ = Task.Run(new ReceiveLoop(this).RunAsync);
+        _ = Task.Run(new SendLoop(this).RunAsync);
+    }
+
+    /// <summary>Ends a connection that never started its loops (refused by the limit, failed handshake).</summary>
+    internal void Refuse(DisconnectReason reason, Exception? error)
+    {
+        TcpMetrics.OpenedConnections.Add(1);
+        TcpMetrics.ActiveConnections.Add(1);
+        _runningLoops = 1;
+        Close(reason, error, flush: false);
+        LoopEnded();
+    }
+
+    internal void Received() => Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
+
+    /// <summary>Marks this thread as the receive loop's while it delivers a batch of frames.</summary>
+    internal void BeginDispatch() => _dispatchThread = Environment.CurrentManagedThreadId;
+
+    /// <summary>Ends a batch; frames the handler queued during it go out in one send.</summary>
+    internal void EndDispatch()
+    {
+        _dispatchThread = 0;
+        if (_wakeSenderAfterDispatch)
+        {
+            _wakeSenderAfterDispatch = false;
+            _sendSignal.Set();
+        }
+    }
+
+    /// <summary>Called by each loop as it exits; the last one releases everything and reports the disconnect.</summary>
+    internal void LoopEnded()
+    {
+        if (Interlocked.Decrement(ref _runningLoops) != 0)
+        {
+            return;
+        }
+
+        var (unsentFrames, unsentBytes) = _queue.Release();
+        _transport.Dispose();
+        var info = new DisconnectInfo(_reason, unsentFrames, unsentBytes, _error);
+        TcpMetrics.ActiveConnections.Add(-1);
+        TcpMetrics.Disconnected(_reason);
+        TcpLog.Closed(Logger, Id, _reason, unsentFrames);
+        try
+        {
+            _handler.OnDisconnected(this, info);
+        }
+        catch (Exception e)
+        {
+            TcpLog.DisconnectHandlerFailed(Logger, Id, e);
+        }
+
+        _onClosed(this, info);
+        _closed.TrySetResult(info);
+    }
+
+    private bool Accepted(AppendResult result)
+    {
+        switch (result)
+        {
+            case AppendResult.AcceptedIntoEmpty:
+                WakeSender();
+                return true;
+            case AppendResult.Accepted:
+                return true;
+            case AppendResult.Full when Options.FullQueuePolicy == FullQueuePolicy.CloseAsSlowConsumer:
+                TcpLog.ClosedByPolicy(Logger, Id, DisconnectReason.SlowConsumer);
+                Close(DisconnectReason.SlowConsumer, null, flush: false);
+                return false;
+            default:
+                return false;
+        }
+    }
+
+    private void WakeSender()
+    {
+        // Frames queued by the handler while the receive loop delivers a batch go out together after the batch.
+        if (_dispatchThread == Environment.CurrentManagedThreadId)
+        {
+            _wakeSenderAfterDispatch = true;
+        }
+        else
+        {
+            _sendSignal.Set();
+        }
+    }
+
+    private ValueTask Completion(AppendResult result)
+    {
+        if (Accepted(result))
+        {
+            return ValueTask.CompletedTask;
+        }
+
+        return ValueTask.FromException(result is AppendResult.Full && Options.FullQueuePolicy == FullQueuePolicy.Reject
+            ? new SendQueueFullException()
+            : new ConnectionClosedException());
+    }
+
+    private async ValueTask WaitAndSendAsync(ReadOnlyMemory<byte> body, CancellationToken cancellationToken)
+    {
+        AppendResult result;
+        do
+        {
+            await _queue.RoomAvailable().WaitAsync(cancellationToken).ConfigureAwait(false);
+            result = _queue.TryAppend(body.Span);
+        }
+        while (result is AppendResult.Full);
+
+        await Completion(result).ConfigureAwait(false);
+    }
+
+    private async ValueTask WaitAndSendAsync<TState>(TState state, FrameWriter<TState> write, CancellationToken cancellationToken)
+    {
+        AppendResult result;
+        do
+        {
+            await _queue.RoomAvailable().WaitAsync(cancellationToken).ConfigureAwait(false);
+            result = _queue.TryAppend(state, write);
+        }
+        while (result is AppendResult.Full);
+
+        await Completion(result).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,41 @@
+namespace Berth.Tcp;
+
+/// <summary>Why a connection ended. The first reason recorded wins; later ones are ignored.</summary>
+public enum DisconnectReason
+{
+    /// <summary>The peer closed its side of the connection.</summary>
+    ClosedByPeer,
+
+    /// <summary>The application closed the connection.</summary>
+    ClosedByApplication,
+
+    /// <summary>The peer announced a frame body longer than the configured maximum.</summary>
+    FrameTooLarge,
+
+    /// <summary>The peer sent a length field that cannot be valid.</summary>
+    MalformedFrame,
+
+    /// <summary>The frame handler threw; only this connection was closed.</summary>
+    HandlerFailed,
+
+    /// <summary>The send queue was full and the policy is <see cref="FullQueuePolicy.CloseAsSlowConsumer"/>.</summary>
+    SlowConsumer,
+
+    /// <summary>Nothing was received for longer than the idle timeout.</summary>
+    IdleTimeout,
+
+    /// <summary>The server already had its maximum number of connections.</summary>
+    ConnectionLimit,
+
+    /// <summary>The server or client was stopped.</summary>
+    ServerStopping,
+
+    /// <summary>A socket operation failed (reset, aborted, unreachable).</summary>
+    SocketError,
+
+    /// <summary>The TLS handshake failed or timed out.</summary>
+    TlsFailed,
+
+    /// <summary>A packet carried a message id with no registered handler.</summary>
+    UnknownMessage,
+}

@@ -1,0 +1,71 @@
+using Berth.Buffers;
+using Berth.Framing;
+
+namespace Berth.Tcp.Receive;
+
+/// <summary>
+/// The one loop that reads a connection: receive into the pooled ring, cut every whole frame out of it in place,
+/// hand each body to the handler while it is still in the ring, then drop the delivered bytes. A frame larger than
+/// the ring grows it (never past the largest frame); once drained, the ring gives the larger array back.
+/// </summary>
+internal sealed class ReceiveLoop
+{
+    private readonly Connection _connection;
+    private readonly FrameDecoder _decoder;
+    private readonly FrameDelivery _delivery;
+
+    public ReceiveLoop(Connection connection)
+    {
+        _connection = connection;
+        _decoder = new FrameDecoder(connection.Options.Format);
+        _delivery = new FrameDelivery(connection, _decoder);
+    }
+
+    public async Task RunAsync()
+    {
+        var options = _connection.Options;
+        var largestFrame = options.Format.HeaderLength + options.Format.MaxBodyLength;
+        var ring = new RingBuffer(Math.Min(options.ReceiveBufferSize, largestFrame), largestFrame, options.BufferPool);
+        try
+        {
+            var wanted = 1;
+            while (true)
+            {
+                var received = await _connection.Transport.ReceiveAsync(ring.GetWriteMemory(wanted)).ConfigureAwait(false);
+                if (received == 0)
+                {
+                    _connection.Close(DisconnectReason.ClosedByPeer, null, flush: true);
+                    return;
+                }
+
+                ring.Advance(received);
+                _connection.Received();
+                TcpMetrics.BytesReceived.Add(received);
+                if (_connection.IsClosing)
+                {
+                    ring.Consume(ring.Length);
+                    continue;
+                }
+
+                wanted = _delivery.DeliverFrames(ring);
+                if (ring.Length == 0)
+                {
+                    ring.TrimExcess();
+                }
+            }
+        }
+        catch (Exception e) when (!_connection.IsClosing)
+        {
+            _connection.Close(DisconnectReason.SocketError, e, flush: false);
+        }
+        catch
+        {
+            // The connection was closed under the pending receive; its reason is already recorded.
+        }
+        finally
+        {
+            ring.Dispose();
+            _connection.LoopEnded();
+        }
+    }
+}

@@ -1,0 +1,88 @@
+namespace Berth.Tcp.Send;
+
+/// <summary>
+/// The one sender of a connection: sleeps until a frame is queued, takes everything queued, writes it with one gather
+/// send per <see cref="MaxBuffersPerSend"/> arrays, returns the arrays to the pool, and repeats. On a flushing close it
+/// drains the queue, then shuts the send side down; on an abort it stops at once.
+/// </summary>
+internal sealed class SendLoop(Connection connection)
+{
+    /// <summary>
+    /// The runtime builds sendmsg's iovec array on the stack for up to 8 buffers and allocates it beyond that,
+    /// so larger batches go out in several sends.
+    /// </summary>
+    private const int MaxBuffersPerSend = 8;
+
+    private readonly List<ArraySegment<byte>> _buffers = new(MaxBuffersPerSend);
+
+    public async Task RunAsync()
+    {
+        var queue = connection.Queue;
+        var transport = connection.Transport;
+        try
+        {
+            while (true)
+            {
+                // Read before draining: once closing is visible the queue refuses new frames, so this drain is the last.
+                var closing = connection.IsClosing;
+                if (closing && !connection.FlushOnClose)
+                {
+                    return;
+                }
+
+                while (queue.TakeBatch() is { } batch)
+                {
+                    for (var first = 0; first < batch.SegmentCount; first += MaxBuffersPerSend)
+                    {
+                        await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
+                    }
+
+                    TcpMetrics.FramesSent.Add(batch.Frames);
+                    TcpMetrics.BytesSent.Add(batch.Length);
+                    queue.BatchWritten(batch);
+                }
+
+                if (closing)
+                {
+                    transport.ShutdownSend();
+                    AbortAfterLinger();
+                    return;
+                }
+
+                await connection.SendSignal.WaitAsync().ConfigureAwait(false);
+            }
+        }
+        catch (Exception e) when (!connection.IsClosing)
+        {
+            connection.Close(DisconnectReason.SocketError, e, flush: false);
+        }
+        catch
+        {
+            // The socket was closed under a pending send; the frames left are reported unsent.
+        }
+        finally
+        {
+            connection.LoopEnded();
+        }
+    }
+
+    private List<ArraySegment<byte>> Gather(SendBuffer batch, int first)
+    {
+        _buffers.Clear();
+        var end = Math.Min(batch.SegmentCount, first + MaxBuffersPerSend);
+        for (var i = first; i < end; i++)
+        {
+            _buffers.Add(batch.Segment(i));
+        }
+
+        return _buffers;
+    }
+
+    /// <summary>The receive loop ends when the peer closes in turn; a peer that never does is cut off after the linger timeout.</summary>
+    private void AbortAfterLinger()
+    {
+        var linger = new CancellationTokenSource(connection.Options.LingerTimeout);
+        linger.Token.UnsafeRegister(static state => ((Connection)state!).Transport.Abort(), connection);
+        connection.Closed.ContinueWith(static (_, state) => ((CancellationTokenSource)state!).Dispose(), linger, TaskScheduler.Default);
+    }
+}

@@ -1,0 +1,219 @@
+using System.Buffers;
+using Berth.Buffers;
+using Berth.Framing;
+
+namespace Berth.Tcp.Send;
+
+/// <summary>
+/// The frames a connection has accepted and not yet written, bounded in bytes. Producers on any thread append whole
+/// frames to the pending buffer under a lock; the one sender swaps the pending buffer for the drained one and writes
+/// everything it took in one gather send, so the lock is never held across I/O.
+/// </summary>
+internal sealed class SendQueue
+{
+    private readonly Lock _lock = new();
+    private readonly LengthFieldFormat _format;
+    private readonly long _limit;
+    private SendBuffer _pending;
+    private SendBuffer _inFlight;
+    private long _queuedBytes;
+    private long _queuedFrames;
+    private bool _closed;
+    private TaskCompletionSource? _room;
+
+    public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize)
+    {
+        _format = format;
+        _limit = limit;
+        _pending = new SendBuffer(pool, segmentSize);
+        _inFlight = new SendBuffer(pool, segmentSize);
+    }
+
+    /// <summary>Bytes accepted and not yet written, headers included.</summary>
+    public long QueuedBytes => Volatile.Read(ref _queuedBytes);
+
+    public AppendResult TryAppend(ReadOnlySpan<byte> body)
+    {
+        var frameLength = FrameLength(body.Length);
+        lock (_lock)
+        {
+            var refusal = Refusal(frameLength);
+            if (refusal is not AppendResult.Accepted)
+            {
+                return refusal;
+            }
+
+            var frame = _pending.GetSpan(frameLength);
+            _format.WriteHeader(frame, body.Length);
+            body.CopyTo(frame[_format.HeaderLength..]);
+            _pending.Advance(frameLength);
+            return Accept(frameLength);
+        }
+    }
+
+    public AppendResult TryAppend(in ReadOnlySequence<byte> body)
+    {
+        var frameLength = FrameLength(body.Length);
+        lock (_lock)
+        {
+            var refusal = Refusal(frameLength);
+            if (refusal is not AppendResult.Accepted)
+            {
+                return refusal;
+            }
+
+            var frame = _pending.GetSpan(frameLength);
+            _format.WriteHeader(frame, (int)body.Length);
+            body.CopyTo(frame[_format.HeaderLength..]);
+            _pending.Advance(frameLength);
+            return Accept(frameLength);
+        }
+    }
+
+    /// <summary>
+    /// Serializes a frame straight into the pending buffer. The lock is held while <paramref name="write"/> runs,
+    /// so frames from different threads never interleave; a writer that throws leaves nothing behind.
+    /// </summary>
+    public AppendResult TryAppend<TState>(TState state, FrameWriter<TState> write)
+    {
+        lock (_lock)
+        {
+            var refusal = Refusal(_format.HeaderLength);
+            if (refusal is not AppendResult.Accepted)
+            {
+                return refusal;
+            }
+
+            var mark = _pending.Mark();
+            try
+            {
+                var writer = new PacketWriter(_pending);
+                var reservation = writer.ReserveLength(_format);
+                write(ref writer, state);
+                writer.BackfillLength(reservation);
+                writer.Flush();
+            }
+            catch
+            {
+                _pending.Rollback(mark);
+                throw;
+            }
+
+            var frameLength = (int)(_pending.Length - mark.Length);
+            if (Refusal(frameLength) is not AppendResult.Accepted)
+            {
+                _pending.Rollback(mark);
+                return AppendResult.Full;
+            }
+
+            return Accept(frameLength);
+        }
+    }
+
+    /// <summary>A task that completes when some queued bytes were written or the queue closed.</summary>
+    public Task RoomAvailable()
+    {
+        lock (_lock)
+        {
+            if (_closed || _queuedBytes == 0)
+            {
+                return Task.CompletedTask;
+            }
+
+            _room ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            return _room.Task;
+        }
+    }
+
+    /// <summary>Takes everything pending for the sender, or null when nothing is.</summary>
+    public SendBuffer? TakeBatch()
+    {
+        lock (_lock)
+        {
+            if (_pending.Length == 0)
+            {
+                return null;
+            }
+
+            (_pending, _inFlight) = (_inFlight, _pending);
+            return _inFlight;
+        }
+    }
+
+    /// <summary>The sender wrote <paramref name="batch"/>: its memory goes back to the pool and its room is freed.</summary>
+    public void BatchWritten(SendBuffer batch)
+    {
+        var bytes = batch.Length;
+        var frames = batch.Frames;
+        batch.Reset();
+        TaskCompletionSource? room;
+        lock (_lock)
+        {
+            _queuedBytes -= bytes;
+            _queuedFrames -= frames;
+            room = _room;
+            _room = null;
+        }
+
+        TcpMetrics.SendQueueBytes.Add(-bytes);
+        room?.TrySetResult();
+    }
+
+    /// <summary>Refuses every later frame; frames already queued stay for the sender to flush.</summary>
+    public void Close()
+    {
+        TaskCompletionSource? room;
+        lock (_lock)
+        {
+            _closed = true;
+            room = _room;
+            _room = null;
+        }
+
+        room?.TrySetResult();
+    }
+
+    /// <summary>
+    /// Called once the sender has stopped: returns every buffer to the pool and reports what was never written.
+    /// </summary>
+    public (long Frames, long Bytes) Release()
+    {
+        lock (_lock)
+        {
+            _closed = true;
+            var unsent = (_queuedFrames, _queuedBytes);
+            _pending.Reset();
+            _inFlight.Reset();
+            _queuedFrames = 0;
+            _queuedBytes = 0;
+            TcpMetrics.SendQueueBytes.Add(-unsent._queuedBytes);
+            return unsent;
+        }
+    }
+
+    private int FrameLength(long bodyLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(bodyLength, _format.MaxBodyLength, "body");
+        return _format.HeaderLength + (int)bodyLength;
+    }
+
+    private AppendResult Refusal(int frameLength)
+    {
+        if (_closed)
+        {
+            return AppendResult.Closed;
+        }
+
+        // An empty queue takes any frame, so a frame larger than the limit is still sendable.
+        return _queuedBytes == 0 || _queuedBytes + frameLength <= _limit ? AppendResult.Accepted : AppendResult.Full;
+    }
+
+    private AppendResult Accept(int frameLength)
+    {
+        _pending.FrameWritten();
+        _queuedBytes += frameLength;
+        _queuedFrames++;
+        TcpMetrics.SendQueueBytes.Add(frameLength);
+        return _pending.Length == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
+    }
+}

@@ -1,0 +1,60 @@
+using System.Threading.Tasks.Sources;
+
+namespace Berth.Tcp.Send;
+
+/// <summary>
+/// A reusable, allocation-free wake-up for the sender: producers <see cref="Set"/> it when they queue the first
+/// frame, the sender awaits <see cref="WaitAsync"/>. A set with no waiter is remembered for the next wait. The
+/// waiter continues on the thread that sets it, so a frame queued from a handler starts its send without a
+/// thread hop.
+/// </summary>
+internal sealed class SendSignal : IValueTaskSource
+{
+    private const int Idle = 0;
+    private const int Signaled = 1;
+    private const int Waiting = 2;
+
+    private ManualResetValueTaskSourceCore<bool> _source;
+    private int _state;
+
+    public ValueTask WaitAsync()
+    {
+        if (Interlocked.CompareExchange(ref _state, Idle, Signaled) == Signaled)
+        {
+            return ValueTask.CompletedTask;
+        }
+
+        _source.Reset();
+        if (Interlocked.CompareExchange(ref _state, Waiting, Idle) == Idle)
+        {
+            return new ValueTask(this, _source.Version);
+        }
+
+        Volatile.Write(ref _state, Idle);
+        return ValueTask.CompletedTask;
+    }
+
+    public void Set()
+    {
+        while (true)
+        {
+            switch (Volatile.Read(ref _state))
+            {
+                case Signaled:
+                    return;
+                case Idle when Interlocked.CompareExchange(ref _state, Signaled, Idle) == Idle:
+                    return;
+                case Waiting when Interlocked.CompareExchange(ref _state, Idle, Waiting) == Waiting:
+                    _source.SetResult(true);
+                    return;
+            }
+        }
+    }
+
+    void IValueTaskSource.GetResult(short token) => _source.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource.GetStatus(short token) => _source.GetStatus(token);
+
+    void IValueTaskSource.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
+        _source.OnCompleted(continuation, state, token, flags);
+}

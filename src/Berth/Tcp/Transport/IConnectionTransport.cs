@@ -1,0 +1,23 @@
+using System.Net;
+
+namespace Berth.Tcp.Transport;
+
+/// <summary>The byte stream under a connection: a plain socket, or TLS over one.</summary>
+internal interface IConnectionTransport : IDisposable
+{
+    EndPoint? LocalEndPoint { get; }
+
+    EndPoint? RemoteEndPoint { get; }
+
+    /// <summary>Receives into <paramref name="buffer"/>; 0 means the peer closed its side.</summary>
+    ValueTask<int> ReceiveAsync(Memory<byte> buffer);
+
+    /// <summary>Writes every byte of <paramref name="buffers"/>, in order; returns the bytes written.</summary>
+    ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers);
+
+    /// <summary>Tells the peer no more data follows, after the last send completed.</summary>
+    void ShutdownSend();
+
+    /// <summary>Closes the socket now; pending receives and sends fail.</summary>
+    void Abort();
+}

@@ -1,0 +1,41 @@
+using System.Buffers.Binary;
+using System.Net.Sockets;
+using Berth.Hosting;
+using Berth.Tcp;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace Berth.Hosting.Tests;
+
+public sealed class HostedServerTests
+{
+    [Fact]
+    public async Task TheHostStartsTheServerAndStopsItGracefully()
+    {
+        var builder = Host.CreateApplicationBuilder();
+        builder.Services.AddBerthServer<EchoHandler>(options => options.MaxConnections = 10);
+        using var host = builder.Build();
+        await host.StartAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        var server = host.Services.GetRequiredService<TcpServer>();
+
+        using (var socket = new Socket(SocketType.Stream, ProtocolType.Tcp))
+        {
+            socket.ReceiveTimeout = 30_000;
+            await socket.ConnectAsync(server.EndPoint);
+            var frame = new byte[] { 3, 0, 0, 0, 1, 2, 3 };
+            socket.Send(frame);
+            var reply = new byte[frame.Length];
+            var received = 0;
+            while (received < reply.Length)
+            {
+                received += socket.Receive(reply.AsSpan(received));
+            }
+
+            Assert.Equal(frame, reply);
+            Assert.Equal(3u, BinaryPrimitives.ReadUInt32LittleEndian(reply));
+        }
+
+        await host.StopAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(0, server.BufferPool.Outstanding);
+    }
+}

@@ -1,0 +1,131 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using Berth.Framing;
+using Berth.Tcp;
+
+namespace Berth.Tests.Tcp;
+
+public sealed class HostileInputTests
+{
+    [Fact]
+    public async Task AnOversizedLengthClosesOnlyThatConnection()
+    {
+        var handler = new RecordingHandler();
+        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) };
+        await using (var server = EchoTests.Start(options, handler))
+        {
+            using var good = new RawClient(server.EndPoint);
+            using var bad = new RawClient(server.EndPoint);
+            good.SendFrame([1]);
+            Assert.Equal(new byte[] { 1 }, good.ReceiveFrame());
+
+            var header = new byte[4];
+            BinaryPrimitives.WriteUInt32LittleEndian(header, 1001);
+            bad.Send(header);
+            Assert.True(bad.WaitForClose());
+
+            good.SendFrame([2]);
+            Assert.Equal(new byte[] { 2 }, good.ReceiveFrame());
+            await Waits.Until(() => !handler.Disconnects.IsEmpty);
+            Assert.Equal(DisconnectReason.FrameTooLarge, Assert.Single(handler.Disconnects).Info.Reason);
+        }
+
+        Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    [Fact]
+    public async Task AnImpossibleLengthClosesWithMalformedFrame()
+    {
+        var handler = new RecordingHandler();
+        await using var server = EchoTests.Start(new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp }, handler);
+        using var bad = new RawClient(server.EndPoint);
+        bad.Send([1, 0]);
+        Assert.True(bad.WaitForClose());
+        await Waits.Until(() => !handler.Disconnects.IsEmpty);
+        Assert.Equal(DisconnectReason.MalformedFrame, Assert.Single(handler.Disconnects).Info.Reason);
+    }
+
+    [Fact]
+    public async Task AThrowingHandlerClosesOnlyItsConnection()
+    {
+        var handler = new ThrowOnEmptyFrame();
+        var options = new TcpServerOptions();
+        await using (var server = EchoTests.Start(options, handler))
+        {
+            using var good = new RawClient(server.EndPoint);
+            using var bad = new RawClient(server.EndPoint);
+            bad.SendFrame([]);
+            Assert.True(bad.WaitForClose());
+            good.SendFrame([9]);
+            Assert.Equal(new byte[] { 9 }, good.ReceiveFrame());
+            await Waits.Until(() => !handler.Disconnects.IsEmpty);
+            var (_, info) = Assert.Single(handler.Disconnects);
+            Assert.Equal(DisconnectReason.HandlerFailed, info.Reason);
+            Assert.IsType<InvalidOperationException>(info.Error);
+        }
+
+        Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    [Fact]
+    public async Task AnIdleConnectionIsClosedAndAnActiveOneIsNot()
+    {
+        var handler = new RecordingHandler();
+        var options = new TcpServerOptions { IdleTimeout = TimeSpan.FromMilliseconds(300) };
+        await using var server = EchoTests.Start(options, handler);
+        using var idle = new RawClient(server.EndPoint);
+        Assert.True(idle.WaitForClose());
+        await Waits.Until(() => !handler.Disconnects.IsEmpty);
+        var (_, info) = Assert.Single(handler.Disconnects);
+        Assert.Equal(DisconnectReason.IdleTimeout, info.Reason);
+    }
+
+    [Fact]
+    public async Task ConnectionsPastTheLimitAreClosedWithConnectionLimit()
+    {
+        var handler = new RecordingHandler();
+        var options = new TcpServerOptions { MaxConnections = 2 };
+        await using var server = EchoTests.Start(options, handler);
+        using var first = new RawClient(server.EndPoint);
+        using var second = new RawClient(server.EndPoint);
+        first.SendFrame([1]);
+        second.SendFrame([2]);
+        first.ReceiveFrame();
+        second.ReceiveFrame();
+
+        using var third = new RawClient(server.EndPoint);
+        Assert.True(third.WaitForClose());
+        await Waits.Until(() => !handler.Disconnects.IsEmpty);
+        Assert.Equal(DisconnectReason.ConnectionLimit, Assert.Single(handler.Disconnects).Info.Reason);
+        first.SendFrame([3]);
+        Assert.Equal(new byte[] { 3 }, first.ReceiveFrame());
+    }
+
+    [Fact]
+    public async Task PausedAcceptingServesTheWaitingConnectionOnceASlotFrees()
+    {
+        var options = new TcpServerOptions { MaxConnections = 1, ConnectionLimitPolicy = ConnectionLimitPolicy.PauseAccepting };
+        await using var server = EchoTests.Start(options);
+        var first = new RawClient(server.EndPoint);
+        first.SendFrame([1]);
+        first.ReceiveFrame();
+
+        using var waiting = new RawClient(server.EndPoint);
+        waiting.SendFrame([2]);
+        first.Dispose();
+        Assert.Equal(new byte[] { 2 }, waiting.ReceiveFrame());
+    }
+
+    private sealed class ThrowOnEmptyFrame : RecordingHandler
+    {
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            if (body.IsEmpty)
+            {
+                throw new InvalidOperationException("empty frames are not allowed here");
+            }
+
+            base.OnFrame(connection, body);
+        }
+    }
+}

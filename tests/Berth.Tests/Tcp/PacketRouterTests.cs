@@ -1,0 +1,42 @@
+using System.Buffers;
+using Berth.Buffers;
+using Berth.Tcp;
+using Berth.Tcp.Packets;
+
+namespace Berth.Tests.Tcp;
+
+public sealed class PacketRouterTests
+{
+    [Fact]
+    public async Task PacketsGoToTheHandlerMappedToTheirIdAndAnUnknownIdClosesTheConnection()
+    {
+        var router = new DisconnectRecordingRouter();
+        router.Map(1, static (Connection connection, in ReadOnlySequence<byte> payload) =>
+        {
+            var reader = new PacketReader(payload);
+            var value = reader.ReadInt32();
+            connection.TrySend(value, static (ref PacketWriter writer, int v) =>
+            {
+                writer.WriteInt32(2);
+                writer.WriteInt32(v * 10);
+            });
+        });
+        await using var server = EchoTests.Start(new TcpServerOptions(), router);
+        using var client = new RawClient(server.EndPoint);
+        client.SendFrame([1, 0, 0, 0, 7, 0, 0, 0]);
+        var reply = client.ReceiveFrame();
+        Assert.Equal(2, BitConverter.ToInt32(reply, 0));
+        Assert.Equal(70, BitConverter.ToInt32(reply, 4));
+
+        client.SendFrame([9, 0, 0, 0]);
+        Assert.True(client.WaitForClose());
+        Assert.Equal(DisconnectReason.UnknownMessage, (await router.Disconnected.Task.Within()).Reason);
+    }
+
+    private sealed class DisconnectRecordingRouter : PacketRouter
+    {
+        public TaskCompletionSource<DisconnectInfo> Disconnected { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public override void OnDisconnected(Connection connection, DisconnectInfo info) => Disconnected.TrySetResult(info);
+    }
+}
