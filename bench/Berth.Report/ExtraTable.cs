@@ -8,7 +8,7 @@ namespace Berth.Report;
 /// </summary>
 internal sealed record ExtraTable(string Title, string? Note, string? Command, string? Machine, IReadOnlyList<string> Columns, IReadOnlyList<IReadOnlyList<string>> Rows)
 {
-    private static readonly JsonSerializerOptions Options = new() { PropertyNameCaseInsensitive = true };
+    private static readonly JsonSerializerOptions Options = new() { PropertyNameCaseInsensitive = true, Converters = { new TableCellConverter() } };
 
     public static IReadOnlyList<ExtraTable> ReadFile(string path)
     {
