@@ -1,20 +1,16 @@
 using System.Buffers;
 using BenchmarkDotNet.Attributes;
-using BenchmarkDotNet.Configs;
 using Berth.Buffers;
 
 namespace Berth.Benchmarks.Core;
 
 /// <summary>
 /// The zero-allocation writer article's case: fourteen integer fields (byte, short, ushort, int, uint, long, ulong,
-/// twice) and a 65-character ASCII string, appended to a builder that is already set up, in both byte orders.
+/// twice) appended to a builder that is already set up, in both byte orders.
 /// </summary>
 [MemoryDiagnoser]
-[GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
-[CategoriesColumn]
 public class PacketBuilderBenchmarks
 {
-    private static readonly string Text = new('A', 65);
     private ListPacketBuilder _list = null!;
     private ArrayBufferWriter<byte> _array = null!;
     private SpanPerFieldBuilder _spanPerField = null!;
@@ -42,7 +38,6 @@ public class PacketBuilderBenchmarks
 
     /// <summary>List of bytes and BitConverter, as the article found it.</summary>
     [Benchmark(Baseline = true)]
-    [BenchmarkCategory("Fields")]
     public int ListAndBitConverter()
     {
         _list.Clear();
@@ -54,7 +49,6 @@ public class PacketBuilderBenchmarks
 
     /// <summary>The article's fix: GetSpan and Advance on an ArrayBufferWriter for every field.</summary>
     [Benchmark]
-    [BenchmarkCategory("Fields")]
     public int SpanPerField()
     {
         _array.ResetWrittenCount();
@@ -66,7 +60,6 @@ public class PacketBuilderBenchmarks
 
     /// <summary>PacketWriter over the same ArrayBufferWriter: one span, one advance.</summary>
     [Benchmark]
-    [BenchmarkCategory("Fields")]
     public int PacketWriterOnArray()
     {
         _array.ResetWrittenCount();
@@ -78,7 +71,6 @@ public class PacketBuilderBenchmarks
 
     /// <summary>PacketWriter over pooled segments, returned to the pool after every packet (the send path's case).</summary>
     [Benchmark]
-    [BenchmarkCategory("Fields")]
     public long PacketWriterOnPool()
     {
         var writer = new PacketWriter(_pooled, Order);
@@ -87,38 +79,6 @@ public class PacketBuilderBenchmarks
         var written = _pooled.WrittenCount;
         _pooled.Reset();
         return written;
-    }
-
-    /// <summary>A 65-character ASCII string, the article's way.</summary>
-    [Benchmark(Baseline = true)]
-    [BenchmarkCategory("String")]
-    public int StringListAndEncoding()
-    {
-        _list.Clear();
-        _list.String(Text);
-        return _list.Count;
-    }
-
-    /// <summary>A 65-character ASCII string with GetSpan and Advance.</summary>
-    [Benchmark]
-    [BenchmarkCategory("String")]
-    public int StringSpanPerField()
-    {
-        _array.ResetWrittenCount();
-        _spanPerField.String(Text);
-        return _array.WrittenCount;
-    }
-
-    /// <summary>A 65-character ASCII string through PacketWriter (fixed-length field, no prefix, as the article's).</summary>
-    [Benchmark]
-    [BenchmarkCategory("String")]
-    public int StringPacketWriter()
-    {
-        _array.ResetWrittenCount();
-        var writer = new PacketWriter(_array, Order);
-        writer.WriteFixedAscii(Text, Text.Length);
-        writer.Flush();
-        return _array.WrittenCount;
     }
 
     private static void WriteFields(ref PacketWriter writer, byte v)

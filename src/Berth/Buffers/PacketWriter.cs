@@ -17,7 +17,6 @@ public ref struct PacketWriter
 {
     private readonly IBufferWriter<byte> _output;
     private readonly bool _reverse;
-    private readonly bool _stableOutput;
     private Span<byte> _span;
     private int _buffered;
     private long _flushed;
@@ -30,7 +29,6 @@ public ref struct PacketWriter
         _output = output;
         Endianness = endianness;
         _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
-        _stableOutput = output is IStableBufferWriter or PipeWriter;
     }
 
     /// <summary>Byte order of the multi-byte fields this writer writes.</summary>
@@ -245,7 +243,8 @@ public ref struct PacketWriter
 
     private readonly void EnsureMayLeaveSpan()
     {
-        if (_openReservations > 0 && !_stableOutput)
+        // Checked only with a reservation open: an interface cast per writer would cost as much as a dozen fields.
+        if (_openReservations > 0 && _output is not (IStableBufferWriter or PipeWriter))
         {
             throw new InvalidOperationException(
                 "A reserved length would be left behind in memory this output may move; write frames into an IStableBufferWriter such as PooledBufferWriter.");
