@@ -43,11 +43,8 @@ internal sealed class SendQueue
                 return refusal;
             }
 
-            var frame = _pending.GetSpan(frameLength);
-            _format.WriteHeader(frame, body.Length);
-            body.CopyTo(frame[_format.HeaderLength..]);
-            _pending.Advance(frameLength);
-            return Accept(frameLength);
+            body.CopyTo(BeginFrame(body.Length));
+            return EndFrame(frameLength);
         }
     }
 
@@ -62,11 +59,8 @@ internal sealed class SendQueue
                 return refusal;
             }
 
-            var frame = _pending.GetSpan(frameLength);
-            _format.WriteHeader(frame, (int)body.Length);
-            body.CopyTo(frame[_format.HeaderLength..]);
-            _pending.Advance(frameLength);
-            return Accept(frameLength);
+            body.CopyTo(BeginFrame((int)body.Length));
+            return EndFrame(frameLength);
         }
     }
 
@@ -206,6 +200,20 @@ internal sealed class SendQueue
 
         // An empty queue takes any frame, so a frame larger than the limit is still sendable.
         return _queuedBytes == 0 || _queuedBytes + frameLength <= _limit ? AppendResult.Accepted : AppendResult.Full;
+    }
+
+    /// <summary>Writes a frame's header into the pending buffer and returns the room for its body.</summary>
+    private Span<byte> BeginFrame(int bodyLength)
+    {
+        var frame = _pending.GetSpan(_format.HeaderLength + bodyLength);
+        _format.WriteHeader(frame, bodyLength);
+        return frame.Slice(_format.HeaderLength, bodyLength);
+    }
+
+    private AppendResult EndFrame(int frameLength)
+    {
+        _pending.Advance(frameLength);
+        return Accept(frameLength);
     }
 
     private AppendResult Accept(int frameLength)

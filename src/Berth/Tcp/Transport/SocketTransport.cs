@@ -1,39 +1,20 @@
-using System.Net;
 using System.Net.Sockets;
 using Berth.Tcp.Send;
 
 namespace Berth.Tcp.Transport;
 
 /// <summary>A plain TCP socket: receives with the socket's cached awaitable, sends with one gather call per batch.</summary>
-internal sealed class SocketTransport(Socket socket) : IConnectionTransport
+internal sealed class SocketTransport(Socket socket) : ConnectionTransport(socket)
 {
     private readonly SocketSender _sender = new();
 
-    public EndPoint? LocalEndPoint { get; } = socket.LocalEndPoint;
+    public override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => Socket.ReceiveAsync(buffer, SocketFlags.None);
 
-    public EndPoint? RemoteEndPoint { get; } = socket.RemoteEndPoint;
+    public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(Socket, buffers);
 
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer) => socket.ReceiveAsync(buffer, SocketFlags.None);
-
-    public ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(socket, buffers);
-
-    public void ShutdownSend()
+    public override void Dispose()
     {
-        try
-        {
-            socket.Shutdown(SocketShutdown.Send);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // The peer is gone already; closing follows either way.
-        }
-    }
-
-    public void Abort() => socket.Dispose();
-
-    public void Dispose()
-    {
-        socket.Dispose();
+        Socket.Dispose();
         _sender.Dispose();
     }
 }

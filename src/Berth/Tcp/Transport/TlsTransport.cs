@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
@@ -9,16 +8,12 @@ namespace Berth.Tcp.Transport;
 /// TLS over a socket through <see cref="SslStream"/>. SslStream has no gather write, so each buffer of a batch is
 /// written in turn (it encrypts into its own buffer), then the stream is flushed once.
 /// </summary>
-internal sealed class TlsTransport(Socket socket, SslStream stream) : IConnectionTransport
+internal sealed class TlsTransport(Socket socket, SslStream stream) : ConnectionTransport(socket)
 {
-    public EndPoint? LocalEndPoint { get; } = socket.LocalEndPoint;
-
-    public EndPoint? RemoteEndPoint { get; } = socket.RemoteEndPoint;
-
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer) => stream.ReadAsync(buffer);
+    public override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => stream.ReadAsync(buffer);
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers)
+    public override async ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers)
     {
         var written = 0;
         for (var i = 0; i < buffers.Count; i++)
@@ -31,23 +26,9 @@ internal sealed class TlsTransport(Socket socket, SslStream stream) : IConnectio
         return written;
     }
 
-    public void ShutdownSend()
-    {
-        try
-        {
-            socket.Shutdown(SocketShutdown.Send);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // The peer is gone already; closing follows either way.
-        }
-    }
-
-    public void Abort() => socket.Dispose();
-
-    public void Dispose()
+    public override void Dispose()
     {
         stream.Dispose();
-        socket.Dispose();
+        Socket.Dispose();
     }
 }
