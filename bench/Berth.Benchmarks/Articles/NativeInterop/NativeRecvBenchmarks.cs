@@ -7,36 +7,26 @@ namespace Berth.Benchmarks.Articles.NativeInterop;
 /// copy it out against letting native code write straight into the pinned managed array.
 /// </summary>
 [MemoryDiagnoser]
-public unsafe class NativeRecvBenchmarks
+public unsafe class NativeRecvBenchmarks : NativeBufferBenchmarks
 {
-    private NativeBuffers _buffers = null!;
     private byte _seed = 3;
-
-    [Params(64, 1024, 65536, 1048576)]
-    public int Size { get; set; }
-
-    [GlobalSetup]
-    public void Setup() => _buffers = new NativeBuffers(Size);
-
-    [GlobalCleanup]
-    public void Cleanup() => _buffers.Dispose();
 
     [Benchmark(Baseline = true)]
     public byte FillNativeCopyOut()
     {
-        InteropCalls.Recv(_buffers.Native, Size, _seed);
-        _buffers.NativeSpan.CopyTo(_buffers.Managed);
-        return _buffers.Managed[^1];
+        InteropCalls.Recv(Buffers.Native, Size, _seed);
+        Buffers.NativeSpan.CopyTo(Buffers.Managed);
+        return Buffers.Managed[^1];
     }
 
     [Benchmark]
     public byte PinnedFixed()
     {
-        fixed (byte* data = _buffers.Managed)
+        fixed (byte* data = Buffers.Managed)
         {
             InteropCalls.Recv(data, Size, _seed);
         }
 
-        return _buffers.Managed[^1];
+        return Buffers.Managed[^1];
     }
 }

@@ -8,31 +8,20 @@ namespace Berth.Benchmarks.Articles.NativeInterop;
 /// into a reused native buffer first (what Java must do) against passing the managed memory itself.
 /// </summary>
 [MemoryDiagnoser]
-public unsafe class NativeSendBenchmarks
+public unsafe class NativeSendBenchmarks : NativeBufferBenchmarks
 {
-    private NativeBuffers _buffers = null!;
-
-    [Params(64, 1024, 65536, 1048576)]
-    public int Size { get; set; }
-
-    [GlobalSetup]
-    public void Setup() => _buffers = new NativeBuffers(Size);
-
-    [GlobalCleanup]
-    public void Cleanup() => _buffers.Dispose();
-
     [Benchmark(Baseline = true)]
     public uint CopyToReusedNative()
     {
-        _buffers.Managed.AsSpan().CopyTo(_buffers.NativeSpan);
-        return InteropCalls.Send(_buffers.Native, Size);
+        Buffers.Managed.AsSpan().CopyTo(Buffers.NativeSpan);
+        return InteropCalls.Send(Buffers.Native, Size);
     }
 
     [Benchmark]
     public uint AllocateCopyFree()
     {
         var native = (byte*)NativeMemory.Alloc((nuint)Size);
-        _buffers.Managed.AsSpan().CopyTo(new Span<byte>(native, Size));
+        Buffers.Managed.AsSpan().CopyTo(new Span<byte>(native, Size));
         var checksum = InteropCalls.Send(native, Size);
         NativeMemory.Free(native);
         return checksum;
@@ -41,18 +30,18 @@ public unsafe class NativeSendBenchmarks
     [Benchmark]
     public uint PinnedFixed()
     {
-        fixed (byte* data = _buffers.Managed)
+        fixed (byte* data = Buffers.Managed)
         {
             return InteropCalls.Send(data, Size);
         }
     }
 
     [Benchmark]
-    public uint PinnedByMarshaller() => InteropCalls.SendArrayDllImport(_buffers.Managed, Size);
+    public uint PinnedByMarshaller() => InteropCalls.SendArrayDllImport(Buffers.Managed, Size);
 
     [Benchmark]
-    public uint PrePinnedPinnedObjectHeap() => InteropCalls.Send(_buffers.PinnedObjectHeapPointer, Size);
+    public uint PrePinnedPinnedObjectHeap() => InteropCalls.Send(Buffers.PinnedObjectHeapPointer, Size);
 
     [Benchmark]
-    public uint AlreadyNative() => InteropCalls.Send(_buffers.Native, Size);
+    public uint AlreadyNative() => InteropCalls.Send(Buffers.Native, Size);
 }

@@ -7,44 +7,34 @@ namespace Berth.Benchmarks.Articles.NativeInterop;
 /// against passing the pinned managed array.
 /// </summary>
 [MemoryDiagnoser]
-public unsafe class NativeTransformBenchmarks
+public unsafe class NativeTransformBenchmarks : NativeBufferBenchmarks
 {
-    private NativeBuffers _buffers = null!;
     private byte _key = 0x5A;
-
-    [Params(64, 1024, 65536, 1048576)]
-    public int Size { get; set; }
-
-    [GlobalSetup]
-    public void Setup() => _buffers = new NativeBuffers(Size);
-
-    [GlobalCleanup]
-    public void Cleanup() => _buffers.Dispose();
 
     [Benchmark(Baseline = true)]
     public byte CopyInCopyOut()
     {
-        _buffers.Managed.AsSpan().CopyTo(_buffers.NativeSpan);
-        InteropCalls.Transform(_buffers.Native, Size, _key);
-        _buffers.NativeSpan.CopyTo(_buffers.Managed);
-        return _buffers.Managed[^1];
+        Buffers.Managed.AsSpan().CopyTo(Buffers.NativeSpan);
+        InteropCalls.Transform(Buffers.Native, Size, _key);
+        Buffers.NativeSpan.CopyTo(Buffers.Managed);
+        return Buffers.Managed[^1];
     }
 
     [Benchmark]
     public byte PinnedFixed()
     {
-        fixed (byte* data = _buffers.Managed)
+        fixed (byte* data = Buffers.Managed)
         {
             InteropCalls.Transform(data, Size, _key);
         }
 
-        return _buffers.Managed[^1];
+        return Buffers.Managed[^1];
     }
 
     [Benchmark]
     public byte AlreadyNative()
     {
-        InteropCalls.Transform(_buffers.Native, Size, _key);
-        return _buffers.Native[Size - 1];
+        InteropCalls.Transform(Buffers.Native, Size, _key);
+        return Buffers.Native[Size - 1];
     }
 }
