@@ -22,10 +22,7 @@ public sealed class FrameEncoder
     /// <exception cref="ArgumentOutOfRangeException">The body is longer than the format's maximum.</exception>
     public void WriteFrame(IBufferWriter<byte> output, ReadOnlySpan<byte> body)
     {
-        ArgumentNullException.ThrowIfNull(output);
-        var frame = output.GetSpan(FrameLength(body.Length));
-        Format.WriteHeader(frame, body.Length);
-        body.CopyTo(frame[Format.HeaderLength..]);
+        body.CopyTo(BeginFrame(output, body.Length));
         output.Advance(FrameLength(body.Length));
     }
 
@@ -33,12 +30,18 @@ public sealed class FrameEncoder
     /// <exception cref="ArgumentOutOfRangeException">The body is longer than the format's maximum.</exception>
     public void WriteFrame(IBufferWriter<byte> output, in ReadOnlySequence<byte> body)
     {
-        ArgumentNullException.ThrowIfNull(output);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(body.Length, Format.MaxBodyLength, nameof(body));
         var bodyLength = (int)body.Length;
+        body.CopyTo(BeginFrame(output, bodyLength));
+        output.Advance(FrameLength(bodyLength));
+    }
+
+    /// <summary>Writes the header into <paramref name="output"/>'s memory and returns the room for the body.</summary>
+    private Span<byte> BeginFrame(IBufferWriter<byte> output, int bodyLength)
+    {
+        ArgumentNullException.ThrowIfNull(output);
         var frame = output.GetSpan(FrameLength(bodyLength));
         Format.WriteHeader(frame, bodyLength);
-        body.CopyTo(frame[Format.HeaderLength..]);
-        output.Advance(FrameLength(bodyLength));
+        return frame.Slice(Format.HeaderLength, bodyLength);
     }
 }

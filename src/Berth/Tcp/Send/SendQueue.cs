@@ -13,6 +13,7 @@ internal sealed class SendQueue
 {
     private readonly Lock _lock = new();
     private readonly LengthFieldFormat _format;
+    private readonly FrameEncoder _encoder;
     private readonly long _limit;
     private SendBuffer _pending;
     private SendBuffer _inFlight;
@@ -24,6 +25,7 @@ internal sealed class SendQueue
     public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize)
     {
         _format = format;
+        _encoder = new FrameEncoder(format);
         _limit = limit;
         _pending = new SendBuffer(pool, segmentSize);
         _inFlight = new SendBuffer(pool, segmentSize);
@@ -43,8 +45,8 @@ internal sealed class SendQueue
                 return refusal;
             }
 
-            body.CopyTo(BeginFrame(body.Length));
-            return EndFrame(frameLength);
+            _encoder.WriteFrame(_pending, body);
+            return Accept(frameLength);
         }
     }
 
@@ -59,8 +61,8 @@ internal sealed class SendQueue
                 return refusal;
             }
 
-            body.CopyTo(BeginFrame((int)body.Length));
-            return EndFrame(frameLength);
+            _encoder.WriteFrame(_pending, body);
+            return Accept(frameLength);
         }
     }
 
@@ -200,20 +202,6 @@ internal sealed class SendQueue
 
         // An empty queue takes any frame, so a frame larger than the limit is still sendable.
         return _queuedBytes == 0 || _queuedBytes + frameLength <= _limit ? AppendResult.Accepted : AppendResult.Full;
-    }
-
-    /// <summary>Writes a frame's header into the pending buffer and returns the room for its body.</summary>
-    private Span<byte> BeginFrame(int bodyLength)
-    {
-        var frame = _pending.GetSpan(_format.HeaderLength + bodyLength);
-        _format.WriteHeader(frame, bodyLength);
-        return frame.Slice(_format.HeaderLength, bodyLength);
-    }
-
-    private AppendResult EndFrame(int frameLength)
-    {
-        _pending.Advance(frameLength);
-        return Accept(frameLength);
     }
 
     private AppendResult Accept(int frameLength)
