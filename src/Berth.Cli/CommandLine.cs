@@ -1,3 +1,5 @@
+using System.Reflection;
+
 namespace Berth.Cli;
 
 /// <summary>Dispatches <c>berth COMMAND ...</c> and turns every expected failure into one line and a non-zero exit code.</summary>
@@ -13,6 +15,12 @@ internal static class CommandLine
 
     public static async Task<int> RunAsync(string[] args)
     {
+        if (args is ["--version"])
+        {
+            Console.WriteLine(typeof(CommandLine).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion);
+            return 0;
+        }
+
         if (args.Length == 0 || args[0] is "-h" or "--help" or "help")
         {
             PrintUsage();
