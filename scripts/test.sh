@@ -43,5 +43,17 @@ smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$r
     --output "$results/report/PERFORMANCE.md" --charts "$results/report/charts" --command dry
 smoke java bash bench/java/run.sh --smoke
 
+# What a user installs: every package, and the berth tool installed from them into a throwaway tool path
+# with only the local packages as a source.
+packages="$results/packages"
+tool="$results/tool"
+version=$(dotnet msbuild src/Berth.Cli/Berth.Cli.csproj -getProperty:Version)
+printf '<configuration><packageSources><clear /><add key="local" value="%s" /></packageSources></configuration>\n' \
+    "$packages" >"$results/nuget.config"
+smoke pack dotnet pack Berth.slnx -c Release --no-build -o "$packages"
+smoke tool-install dotnet tool install Berth.Cli --version "$version" --tool-path "$tool" --configfile "$results/nuget.config"
+smoke tool-version bash -c '"$1/berth" --version | tee /dev/stderr | grep -q "^$2\(+\|$\)"' version "$tool" "$version"
+smoke tool-serve-load bash scripts/serve-load-check.sh "$tool/berth"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
