@@ -42,6 +42,9 @@ else
     output=${output:-docs}
 fi
 
+# The suite's native interop library needs gcc, and the comparison needs Java 17.
+bash scripts/setup.sh --tests
+
 # The command and the run's conditions are kept beside the outputs so --report-only can describe
 # the run it renders.
 work=artifacts/report

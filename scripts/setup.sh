@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Installs the native parts Berth needs beside the .NET SDK: libzmq (runtime and headers, for
-# Berth.Zmq and the C reference benchmarks), gcc, and JeroMQ with a Java runtime (an independent ZeroMQ peer for the
-# interop tests). Idempotent: does nothing when everything is present.
+# Installs what a job needs beside the .NET SDK, and nothing more. Only what is missing is installed, from
+# Debian's packages, with sudo only when not root; when everything is present nothing needs root.
+#
+#   bash scripts/setup.sh            the TCP benchmark (berth bench) and the TCP library: the .NET SDK 10 only
+#   bash scripts/setup.sh --zmq      + libzmq5: Berth.Zmq, berth zmq echo, the ZeroMQ samples
+#   bash scripts/setup.sh --native   + libzmq5, libzmq3-dev, gcc: berth zmq bench and the C programs in bench/native
+#   bash scripts/setup.sh --java     + a JDK 17 and JeroMQ: the Java programs in bench/java, the interop tests' peer
+#   bash scripts/setup.sh --tests    all of the above: what scripts/test.sh and scripts/report.sh run
 set -euo pipefail
 
-packages=(libzmq5 libzmq3-dev gcc libjeromq-java openjdk-17-jdk-headless)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+packages=()
+while (($#)); do
+    case "$1" in
+        --zmq) packages+=(libzmq5) ;;
+        --native) packages+=(libzmq5 libzmq3-dev gcc) ;;
+        --java) packages+=(openjdk-17-jdk-headless libjeromq-java) ;;
+        --tests) packages+=(libzmq5 libzmq3-dev gcc openjdk-17-jdk-headless libjeromq-java) ;;
+        *) echo "setup: unknown option $1 (see the header of scripts/setup.sh)" >&2; exit 2 ;;
+    esac
+    shift
 done
 
-if ((${#missing[@]})); then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "setup: installing ${missing[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+if ! dotnet --list-sdks 2>/dev/null | grep -q '^10\.'; then
+    echo "setup: the .NET SDK 10 is required (https://dot.net/download); dotnet --list-sdks shows none" >&2
+    exit 1
 fi
 
-command -v dotnet >/dev/null || { echo "setup: the .NET SDK 10 is required (dotnet not on PATH)" >&2; exit 1; }
+missing=()
+for p in $(printf '%s\n' "${packages[@]}" | sort -u); do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: missing ${missing[*]}; install them as root (apt-get install ${missing[*]})" >&2; exit 1; }
+    sudo=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null

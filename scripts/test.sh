@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh || exit 1
+bash scripts/setup.sh --tests || exit 1
 
 results=$(mktemp -d)
 dotnet test Berth.slnx -c Release --logger "trx" --results-directory "$results" 2>&1 | tee "$results/test.log"
@@ -54,6 +54,20 @@ smoke pack dotnet pack Berth.slnx -c Release --no-build -o "$packages"
 smoke tool-install dotnet tool install Berth.Cli --version "$version" --tool-path "$tool" --configfile "$results/nuget.config"
 smoke tool-version bash -c '"$1/berth" --version | tee /dev/stderr | grep -q "^$2\(+\|$\)"' version "$tool" "$version"
 smoke tool-serve-load bash scripts/serve-load-check.sh "$tool/berth"
+
+# Every sample runs by itself for a moment and must end with the line named here.
+sample() {
+    smoke "sample-$1" bash -c 'set -o pipefail; timeout 60 dotnet "samples/$1/bin/Release/net10.0/$1.dll" | tee /dev/stderr | tail -n 1 | grep -q "^$2"' \
+        sample "$1" "$2"
+}
+sample TcpRoundTrip "round trip ok"
+sample PacketRouting "routing ok"
+sample GenericHost "host ok"
+sample ZmqPushPull "push/pull ok"
+sample ZmqRequestReply "request/reply ok"
+
+# The C# in README.md, docs/ and the package READMEs compiles, and the README's runs.
+smoke doc-snippets bash scripts/check-snippets.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -32,7 +32,7 @@ internal sealed class NativeZmqPrograms
             var (exit, _, error) = Execute("gcc", ["-O2", "-o", binary, source, "-lzmq", "-lpthread"]);
             if (exit != 0)
             {
-                throw new InvalidOperationException($"gcc could not build {program}.c (install gcc and libzmq3-dev: bash scripts/setup.sh): {FirstLine(error)}");
+                throw new InvalidOperationException($"gcc could not build {program}.c (install gcc and libzmq3-dev: bash scripts/setup.sh --native): {FirstLine(error)}");
             }
         }
 
@@ -93,7 +93,7 @@ internal sealed class NativeZmqPrograms
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            throw new InvalidOperationException($"cannot run {Path.GetFileName(file)}: {e.Message} (bash scripts/setup.sh installs gcc and libzmq3-dev)");
+            throw new InvalidOperationException($"cannot run {Path.GetFileName(file)}: {e.Message} (bash scripts/setup.sh --native installs gcc and libzmq3-dev)");
         }
     }
 

@@ -11,7 +11,7 @@ internal sealed class JeroMqPeer : IDisposable
 
     public JeroMqPeer(string role, string mode, string endpoint, int count)
     {
-        Assert.True(File.Exists(JeroMqJar), $"{JeroMqJar} is missing: run scripts/setup.sh (Debian package libjeromq-java)");
+        Assert.True(File.Exists(JeroMqJar), $"{JeroMqJar} is missing: run scripts/setup.sh --java (Debian package libjeromq-java)");
         var source = Path.Combine(AppContext.BaseDirectory, "Interop", "Peer.java");
         var start = new ProcessStartInfo("java")
         {
