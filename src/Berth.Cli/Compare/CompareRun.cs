@@ -84,7 +84,7 @@ internal static class CompareRun
 
     private static string Conditions(CompareSettings settings, string loadAverage) => string.Create(
         CultureInfo.InvariantCulture,
-        $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread; Kestrel: a "
+        $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread per core; Kestrel: a "
         + $"ConnectionHandler with the Web SDK's defaults), driven by the C load generator (one epoll thread, every echo "
         + $"checked byte for byte). {settings.Repeat} run(s) per cell, servers interleaved, {settings.Warmup.TotalSeconds:0.#} s "
         + $"warm-up + {settings.Duration.TotalSeconds:0.#} s measured; server CPU is utime+stime over the measured window; idle "

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Reflection;
 
 namespace Berth.Cli.Compare;
@@ -20,8 +21,12 @@ internal static class EchoServers
             : new EchoServerCommand(Berth, process, ["serve"]);
     }
 
-    /// <summary>The C epoll echo server with one event loop thread, the same as the load generator.</summary>
-    public static EchoServerCommand CEcho(HarnessBuild build) => new(C, build.EchoServer, ["--threads", "1"]);
+    /// <summary>
+    /// The C epoll echo server with one event loop per core, its own design at its best: Berth's threads are not
+    /// limited either, and on a busy machine a single loop would also get a smaller share of the CPU.
+    /// </summary>
+    public static EchoServerCommand CEcho(HarnessBuild build) =>
+        new(C, build.EchoServer, ["--threads", Environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)]);
 
     public static EchoServerCommand KestrelEcho(HarnessBuild build) => new(Kestrel, "dotnet", [build.KestrelEcho]);
 }

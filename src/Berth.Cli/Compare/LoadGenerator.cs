@@ -44,6 +44,10 @@ internal sealed class LoadGenerator(string executable)
             await process.WaitForExitAsync(timeout.Token);
             return outcome ?? throw new IOException($"the load generator ended without a result: {await process.StandardError.ReadToEndAsync(cancellationToken)}");
         }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new IOException("the load generator did not finish in time", e);
+        }
         finally
         {
             StopIfRunning(process);
@@ -63,7 +67,14 @@ internal sealed class LoadGenerator(string executable)
             using var json = JsonDocument.Parse(line);
             var echoed = json.RootElement.GetProperty("echoed").GetInt32();
             var errors = json.RootElement.GetProperty("errors").GetInt64();
-            return new IdleConnections(process, echoed, errors + (connections - echoed));
+            // A connection that failed its round trip is usually counted by the holder already; count it once.
+            return new IdleConnections(process, echoed, Math.Max(errors, connections - echoed));
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            StopIfRunning(process);
+            process.Dispose();
+            throw new IOException($"the idle holder did not connect {connections} connections in time", e);
         }
         catch
         {
