@@ -42,6 +42,7 @@ smoke benchmarks dotnet run -c Release --project bench/Berth.Benchmarks -- --fil
 smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$results/bdn/results" \
     --output "$results/report/PERFORMANCE.md" --charts "$results/report/charts" --command dry
 smoke java bash bench/java/run.sh --smoke
+smoke compare dotnet run -c Release --project src/Berth.Cli -- bench --compare --quick --out "$results/compare"
 
 # What a user installs: every package, and the berth tool installed from them into a throwaway tool path
 # with only the local packages as a source.

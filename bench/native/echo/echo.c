@@ -5,7 +5,8 @@
  * Each thread has its own epoll loop and its own SO_REUSEPORT listener, so threads share nothing.
  *
  * usage: berth-echo [--port 7001] [--threads 1]
- * prints "listening on 127.0.0.1:PORT" once it accepts.
+ * prints "listening on 127.0.0.1:PORT" once it accepts; with --port 0 the first listener picks the port and the
+ * others share it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -125,6 +126,9 @@ static int open_listener(void)
         perror("berth-echo: cannot listen");
         exit(1);
     }
+    socklen_t length = sizeof address;
+    getsockname(listener, (struct sockaddr *)&address, &length);
+    port = ntohs(address.sin_port);
     return listener;
 }
 

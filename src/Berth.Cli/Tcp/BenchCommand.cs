@@ -1,3 +1,4 @@
+using Berth.Cli.Compare;
 using Berth.Cli.Load;
 using Berth.Cli.Reports;
 using Berth.Tcp;
@@ -11,7 +12,7 @@ namespace Berth.Cli.Tcp;
 /// </summary>
 internal static class BenchCommand
 {
-    public const string Summary = "the main job: in-process echo server measured per size and connection count: berth bench [--quick] [--duration SECONDS] [--out DIR] [--json FILE]";
+    public const string Summary = "the main job: in-process echo server measured per size and connection count: berth bench [--quick] [--duration SECONDS] [--out DIR] [--json FILE] [--compare [--repeat N]]";
 
     private static readonly int[] Sizes = [64, 512, 1024, 65536];
     private static readonly int[] ConnectionCounts = [1, 100];
@@ -21,13 +22,22 @@ internal static class BenchCommand
 
     public static async Task<int> RunAsync(string[] args)
     {
-        var options = new Options(args, "quick");
+        var options = new Options(args, "quick", "compare");
         var quick = options.Flag("quick");
+        var compare = options.Flag("compare");
+        var repeat = compare ? options.Int("repeat", 1, 1, 100) : 1;
         var duration = TimeSpan.FromSeconds(options.Double("duration", quick ? 1.5 : 4, 0.1, 3600));
         var warmup = TimeSpan.FromSeconds(options.Double("warmup", quick ? 0.5 : 1, 0, 3600));
         var outDirectory = options.String("out", "berth-report");
         var jsonPath = options.String("json", string.Empty);
         options.RejectUnknown();
+
+        if (compare && await CompareRun.RunAsync(
+            new CompareSettings { Quick = quick, Repeat = repeat, Warmup = warmup, Duration = duration, OutDirectory = outDirectory, JsonPath = jsonPath, Command = "berth bench " + string.Join(' ', args) },
+            CancellationToken.None) is { } exitCode)
+        {
+            return exitCode;
+        }
 
         var serverOptions = new TcpServerOptions();
         var server = new TcpServer(serverOptions, new EchoHandler());
