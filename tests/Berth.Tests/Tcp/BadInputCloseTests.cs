@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using Berth.Framing;
 using Berth.Tcp;
@@ -32,6 +33,43 @@ public sealed class BadInputCloseTests
             Assert.Equal(DisconnectReason.FrameTooLarge, info.Reason);
             Assert.Equal(0, info.UnsentFrames);
             Assert.Equal(0, info.UnsentBytes);
+        }
+
+        Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    [Fact]
+    public async Task AnEmptyTelepathyFrameIsMalformedAndTheFramesBeforeItAreEchoed()
+    {
+        var format = LengthFieldFormat.Telepathy;
+        var handler = new RecordingHandler();
+        var options = new TcpServerOptions { Format = format };
+        await using (var server = EchoTests.Start(options, handler))
+        {
+            using var client = new RawClient(server.EndPoint);
+            var bodies = Enumerable.Range(1, 3).Select(i => EchoTests.RandomBody(i * 10, i)).ToArray();
+            var stream = new ArrayBufferWriter<byte>();
+            var encoder = new FrameEncoder(format);
+            foreach (var body in bodies)
+            {
+                encoder.WriteFrame(stream, body);
+            }
+
+            client.Send([.. stream.WrittenSpan, 0, 0, 0, 0]);
+            foreach (var body in bodies)
+            {
+                var header = new byte[4];
+                client.ReceiveExactly(header);
+                var echo = new byte[BinaryPrimitives.ReadUInt32BigEndian(header)];
+                client.ReceiveExactly(echo);
+                Assert.Equal(body, echo);
+            }
+
+            Assert.True(client.WaitForClose());
+            await Waits.Until(() => !handler.Disconnects.IsEmpty);
+            var (_, info) = Assert.Single(handler.Disconnects);
+            Assert.Equal(DisconnectReason.MalformedFrame, info.Reason);
+            Assert.Equal(0, info.UnsentFrames);
         }
 
         Assert.Equal(0, options.BufferPool.Outstanding);
