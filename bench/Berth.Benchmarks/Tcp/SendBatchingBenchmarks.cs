@@ -73,7 +73,7 @@ public class SendBatchingBenchmarks
         var body = _frame.AsMemory(4);
         for (var i = 0; i < FramesPerBatch; i++)
         {
-            _queue.TryAppend(body.Span);
+            _queue.TryAppend(body.Span, fromReceiveLoop: false);
         }
 
         var batch = _queue.TakeBatch()!;

@@ -11,6 +11,7 @@ public sealed class FrameDecoder
     private readonly int _headerLength;
     private readonly uint _lengthBias;
     private readonly uint _maxBodyLength;
+    private readonly uint _minBodyLength;
 
     /// <summary>Creates a decoder for frames in <paramref name="format"/>.</summary>
     public FrameDecoder(LengthFieldFormat format)
@@ -20,6 +21,7 @@ public sealed class FrameDecoder
         _headerLength = format.HeaderLength;
         _lengthBias = format.LengthIncludesHeader ? (uint)format.HeaderLength : 0;
         _maxBodyLength = (uint)format.MaxBodyLength;
+        _minBodyLength = (uint)format.MinBodyLength;
     }
 
     /// <summary>The layout this decoder reads.</summary>
@@ -51,6 +53,11 @@ public sealed class FrameDecoder
         if (bodyLength > _maxBodyLength)
         {
             return FrameReadResult.TooLarge;
+        }
+
+        if (bodyLength < _minBodyLength)
+        {
+            return FrameReadResult.Malformed;
         }
 
         var frameLength = _headerLength + (long)bodyLength;

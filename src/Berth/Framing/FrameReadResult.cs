@@ -12,6 +12,9 @@ public enum FrameReadResult
     /// <summary>The peer announced a body longer than the format's maximum; the stream cannot be trusted further.</summary>
     TooLarge,
 
-    /// <summary>The announced length is impossible (shorter than the header it counts); the stream is garbage.</summary>
+    /// <summary>
+    /// The announced length is impossible (shorter than the header it counts, or a body shorter than the format's
+    /// minimum); the stream is garbage.
+    /// </summary>
     Malformed,
 }

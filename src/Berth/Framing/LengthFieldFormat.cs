@@ -5,7 +5,7 @@ namespace Berth.Framing;
 
 /// <summary>
 /// The layout of a frame's length field: its width (2 or 4 bytes), byte order, whether the length counts the
-/// field itself, and the largest body a peer may announce.
+/// field itself, and the shortest and largest body a peer may announce.
 /// </summary>
 public sealed record LengthFieldFormat
 {
@@ -13,12 +13,15 @@ public sealed record LengthFieldFormat
     public const int DefaultMaxBodyLength = 1_048_576;
 
     /// <summary>Creates a format; see the properties for the meaning of each argument.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The width is not 2 or 4, or the maximum does not fit the field.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The width is not 2 or 4, the maximum does not fit the field, or the minimum is negative or above the maximum.
+    /// </exception>
     public LengthFieldFormat(
         int fieldWidth = 4,
         Endianness endianness = Endianness.Little,
         bool lengthIncludesHeader = false,
-        int maxBodyLength = DefaultMaxBodyLength)
+        int maxBodyLength = DefaultMaxBodyLength,
+        int minBodyLength = 0)
     {
         if (fieldWidth is not (2 or 4))
         {
@@ -33,7 +36,14 @@ public sealed record LengthFieldFormat
                 nameof(maxBodyLength), maxBodyLength, $"A {fieldWidth}-byte length field can announce bodies of 0 to {largestBody} bytes.");
         }
 
+        if (minBodyLength < 0 || minBodyLength > maxBodyLength)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(minBodyLength), minBodyLength, $"The shortest body must be between 0 and the largest, {maxBodyLength} bytes.");
+        }
+
         FieldWidth = fieldWidth;
+        MinBodyLength = minBodyLength;
         Endianness = endianness;
         LengthIncludesHeader = lengthIncludesHeader;
         MaxBodyLength = maxBodyLength;
@@ -42,12 +52,15 @@ public sealed record LengthFieldFormat
     /// <summary>Berth's own frames: u32 little-endian body length, at most 1 MiB.</summary>
     public static LengthFieldFormat Berth { get; } = new();
 
-    /// <summary>FastPortSharp's frames: u16 little-endian length that counts its own two bytes.</summary>
+    /// <summary>FastPortSharp's frames: u16 little-endian length that counts its own two bytes; empty bodies allowed.</summary>
     public static LengthFieldFormat FastPortSharp { get; } =
         new(2, Endianness.Little, lengthIncludesHeader: true, maxBodyLength: ushort.MaxValue - 2);
 
-    /// <summary>Telepathy's frames: u32 big-endian body length, at most 1 MiB here.</summary>
-    public static LengthFieldFormat Telepathy { get; } = new(4, Endianness.Big);
+    /// <summary>
+    /// Telepathy's frames: u32 big-endian body length, at least 1 byte (a Telepathy peer treats an empty frame as an
+    /// attack and disconnects) and at most 1 MiB here.
+    /// </summary>
+    public static LengthFieldFormat Telepathy { get; } = new(4, Endianness.Big, minBodyLength: 1);
 
     /// <summary>Width of the length field in bytes: 2 or 4.</summary>
     public int FieldWidth { get; }
@@ -61,17 +74,22 @@ public sealed record LengthFieldFormat
     /// <summary>The largest body a frame may carry; a peer announcing more is refused.</summary>
     public int MaxBodyLength { get; }
 
+    /// <summary>The shortest body a frame may carry; a peer announcing less sent a malformed frame.</summary>
+    public int MinBodyLength { get; }
+
     /// <summary>Bytes before the body.</summary>
     public int HeaderLength => FieldWidth;
 
     /// <summary>The same layout with another maximum body length.</summary>
     public LengthFieldFormat WithMaxBodyLength(int maxBodyLength) =>
-        new(FieldWidth, Endianness, LengthIncludesHeader, maxBodyLength);
+        new(FieldWidth, Endianness, LengthIncludesHeader, maxBodyLength, Math.Min(MinBodyLength, maxBodyLength));
 
     /// <summary>Writes the header for a body of <paramref name="bodyLength"/> bytes into the first <see cref="HeaderLength"/> bytes of <paramref name="destination"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The body is shorter than <see cref="MinBodyLength"/> or longer than <see cref="MaxBodyLength"/>.</exception>
     public void WriteHeader(Span<byte> destination, int bodyLength)
     {
         ArgumentOutOfRangeException.ThrowIfGreaterThan((uint)bodyLength, (uint)MaxBodyLength, nameof(bodyLength));
+        ArgumentOutOfRangeException.ThrowIfLessThan(bodyLength, MinBodyLength, nameof(bodyLength));
         var announced = (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
         switch (FieldWidth, Endianness)
         {

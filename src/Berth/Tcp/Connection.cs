@@ -20,6 +20,7 @@ public sealed class Connection
     private readonly Action<Connection, DisconnectInfo> _onClosed;
     private readonly SendQueue _queue;
     private readonly SendSignal _sendSignal = new();
+    private readonly SendSignal _drained = new();
     private readonly TaskCompletionSource<DisconnectInfo> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _closeClaimed;
     private volatile bool _closing;
@@ -30,6 +31,10 @@ public sealed class Connection
     private int _dispatchThread;
     private bool _wakeSenderAfterDispatch;
     private long _lastReceiveTicks = Environment.TickCount64;
+    private long _pausedSinceTicks;
+    private long _lastSendProgressTicks;
+    private long _partialFrameSinceTicks;
+    private int _lingerArmed;
 
     internal Connection(
         long id,
@@ -46,6 +51,7 @@ public sealed class Connection
         Logger = logger;
         _onClosed = onClosed;
         _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize);
+        ResumeBelow = options.SendQueueLimit / 2;
         LocalEndPoint = transport.LocalEndPoint;
         RemoteEndPoint = transport.RemoteEndPoint;
     }
@@ -89,11 +95,36 @@ public sealed class Connection
 
     internal long LastReceiveTicks => Volatile.Read(ref _lastReceiveTicks);
 
-    /// <summary>Queues a frame carrying <paramref name="body"/>; false when the queue is full or the connection closing.</summary>
-    public bool TrySend(ReadOnlySpan<byte> body) => Accepted(_queue.TryAppend(body));
+    /// <summary>
+    /// True while the send queue holds at least <see cref="ConnectionOptions.SendQueueLimit"/> bytes: the receive loop
+    /// then delivers no further frame and reads nothing until the queue drained below <see cref="ResumeBelow"/>.
+    /// </summary>
+    internal bool SendQueueOverLimit => _queue.QueuedBytes >= Options.SendQueueLimit;
 
-    /// <summary>Queues a frame carrying <paramref name="body"/>, which may span segments; false when the queue is full or the connection closing.</summary>
-    public bool TrySend(in ReadOnlySequence<byte> body) => Accepted(_queue.TryAppend(body));
+    /// <summary>Queued bytes under which a paused receive loop resumes: half the limit, so it does not flap.</summary>
+    internal long ResumeBelow { get; }
+
+    /// <summary>Set by the sender each time the queue is at or under <see cref="ResumeBelow"/>, and on close.</summary>
+    internal SendSignal Drained => _drained;
+
+    /// <summary>When the receive loop paused for a full send queue (0 while it is not paused).</summary>
+    internal long PausedSinceTicks => Volatile.Read(ref _pausedSinceTicks);
+
+    /// <summary>When the first byte of the frame now partly received arrived (0 when no frame is partly received).</summary>
+    internal long PartialFrameSinceTicks => Volatile.Read(ref _partialFrameSinceTicks);
+
+    /// <summary>When a send last completed.</summary>
+    internal long LastSendProgressTicks => Volatile.Read(ref _lastSendProgressTicks);
+
+    /// <summary>
+    /// Queues a frame carrying <paramref name="body"/>; false when the queue is full or the connection closing. From
+    /// inside <see cref="ConnectionHandler.OnFrame"/> the frame is taken whenever the queue is under its limit, even if
+    /// it ends over it, because the receive loop delivers no further frame until the queue drained.
+    /// </summary>
+    public bool TrySend(ReadOnlySpan<byte> body) => Accepted(_queue.TryAppend(body, IsDispatching));
+
+    /// <summary>Queues a frame carrying <paramref name="body"/>, which may span segments; otherwise as <see cref="TrySend(ReadOnlySpan{byte})"/>.</summary>
+    public bool TrySend(in ReadOnlySequence<byte> body) => Accepted(_queue.TryAppend(body, IsDispatching));
 
     /// <summary>
     /// Queues a frame whose body <paramref name="write"/> serializes straight into pooled send memory; the length field
@@ -104,18 +135,19 @@ public sealed class Connection
     public bool TrySend<TState>(TState state, FrameWriter<TState> write)
     {
         ArgumentNullException.ThrowIfNull(write);
-        return Accepted(_queue.TryAppend(state, write));
+        return Accepted(_queue.TryAppend(state, write, IsDispatching));
     }
 
     /// <summary>
     /// Queues a frame carrying <paramref name="body"/>. When the queue is full it waits (<see cref="FullQueuePolicy.Wait"/>),
     /// throws <see cref="SendQueueFullException"/> (<see cref="FullQueuePolicy.Reject"/>) or closes the connection and
     /// throws <see cref="ConnectionClosedException"/> (<see cref="FullQueuePolicy.CloseAsSlowConsumer"/>).
-    /// Completes when the frame is queued, not when it is written.
+    /// Completes when the frame is queued, not when it is written. From inside <see cref="ConnectionHandler.OnFrame"/>
+    /// the queue counts as full only once it is over its limit, as for <see cref="TrySend(ReadOnlySpan{byte})"/>.
     /// </summary>
     public ValueTask SendAsync(ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
     {
-        var result = _queue.TryAppend(body.Span);
+        var result = _queue.TryAppend(body.Span, IsDispatching);
         return result is AppendResult.Full && Options.FullQueuePolicy == FullQueuePolicy.Wait
             ? WaitAndSendAsync(body, cancellationToken)
             : Completion(result);
@@ -125,7 +157,7 @@ public sealed class Connection
     public ValueTask SendAsync<TState>(TState state, FrameWriter<TState> write, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(write);
-        var result = _queue.TryAppend(state, write);
+        var result = _queue.TryAppend(state, write, IsDispatching);
         return result is AppendResult.Full && Options.FullQueuePolicy == FullQueuePolicy.Wait
             ? WaitAndSendAsync(state, write, cancellationToken)
             : Completion(result);
@@ -138,14 +170,15 @@ public sealed class Connection
     public void Abort() => Close(DisconnectReason.ClosedByApplication, null, flush: false);
 
     /// <summary>
-    /// Starts closing for <paramref name="reason"/> unless the connection is already closing (the first reason wins).
-    /// With <paramref name="flush"/>, queued frames are written before the send side shuts down.
+    /// Starts closing for <paramref name="reason"/> unless the connection is already closing (the first reason wins);
+    /// returns whether this call started it. With <paramref name="flush"/>, queued frames are written before the send
+    /// side shuts down.
     /// </summary>
-    internal void Close(DisconnectReason reason, Exception? error, bool flush)
+    internal bool Close(DisconnectReason reason, Exception? error, bool flush)
     {
         if (Interlocked.Exchange(ref _closeClaimed, 1) != 0)
         {
-            return;
+            return false;
         }
 
         _reason = reason;
@@ -159,6 +192,37 @@ public sealed class Connection
         }
 
         _sendSignal.Set();
+        _drained.Set();
+        return true;
+    }
+
+    /// <summary>
+    /// Closes for bad input: no further frame is delivered, but the replies already queued for the valid frames before
+    /// it are written first. The whole close, flush included, is cut off after <see cref="ConnectionOptions.LingerTimeout"/>.
+    /// </summary>
+    internal void CloseForBadInput(DisconnectReason reason)
+    {
+        if (Close(reason, null, flush: true))
+        {
+            TcpLog.ClosedByPolicy(Logger, Id, reason);
+            AbortAfterLinger();
+        }
+    }
+
+    /// <summary>
+    /// Aborts the transport once <see cref="ConnectionOptions.LingerTimeout"/> has passed, unless the connection closed
+    /// before; only the first call arms the timer.
+    /// </summary>
+    internal void AbortAfterLinger()
+    {
+        if (Interlocked.Exchange(ref _lingerArmed, 1) != 0)
+        {
+            return;
+        }
+
+        var linger = new CancellationTokenSource(Options.LingerTimeout);
+        linger.Token.UnsafeRegister(static state => ((Connection)state!).Transport.Abort(), this);
+        Closed.ContinueWith(static (_, state) => ((CancellationTokenSource)state!).Dispose(), linger, TaskScheduler.Default);
     }
 
     internal static long NextId() => Interlocked.Increment(ref s_lastId);
@@ -195,6 +259,34 @@ public sealed class Connection
     }
 
     internal void Received() => Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
+
+    /// <summary>
+    /// After a delivery: <paramref name="partialBytes"/> of an incomplete frame are left, and
+    /// <paramref name="frameBegan"/> when they belong to a frame that began in the last receive.
+    /// </summary>
+    internal void PartialFrameLeft(long partialBytes, bool frameBegan)
+    {
+        if (partialBytes == 0)
+        {
+            Volatile.Write(ref _partialFrameSinceTicks, 0);
+        }
+        else if (frameBegan || _partialFrameSinceTicks == 0)
+        {
+            Volatile.Write(ref _partialFrameSinceTicks, Environment.TickCount64);
+        }
+    }
+
+    internal void SendProgressed() => Volatile.Write(ref _lastSendProgressTicks, Environment.TickCount64);
+
+    /// <summary>The receive loop stops for a full send queue; the stall clock for <see cref="ConnectionOptions.SlowConsumerTimeout"/> starts.</summary>
+    /// <remarks>A frame cannot complete while the loop reads nothing, so the frame clock restarts on resume.</remarks>
+    internal void PauseReceiving()
+    {
+        Volatile.Write(ref _partialFrameSinceTicks, 0);
+        Volatile.Write(ref _pausedSinceTicks, Environment.TickCount64);
+    }
+
+    internal void ResumeReceiving() => Volatile.Write(ref _pausedSinceTicks, 0);
 
     /// <summary>Marks this thread as the receive loop's while it delivers a batch of frames.</summary>
     internal void BeginDispatch() => _dispatchThread = Environment.CurrentManagedThreadId;
@@ -255,10 +347,12 @@ public sealed class Connection
         }
     }
 
+    private bool IsDispatching => _dispatchThread == Environment.CurrentManagedThreadId;
+
     private void WakeSender()
     {
         // Frames queued by the handler while the receive loop delivers a batch go out together after the batch.
-        if (_dispatchThread == Environment.CurrentManagedThreadId)
+        if (IsDispatching)
         {
             _wakeSenderAfterDispatch = true;
         }
@@ -286,7 +380,7 @@ public sealed class Connection
         do
         {
             await _queue.RoomAvailable().WaitAsync(cancellationToken).ConfigureAwait(false);
-            result = _queue.TryAppend(body.Span);
+            result = _queue.TryAppend(body.Span, IsDispatching);
         }
         while (result is AppendResult.Full);
 
@@ -299,7 +393,7 @@ public sealed class Connection
         do
         {
             await _queue.RoomAvailable().WaitAsync(cancellationToken).ConfigureAwait(false);
-            result = _queue.TryAppend(state, write);
+            result = _queue.TryAppend(state, write, IsDispatching);
         }
         while (result is AppendResult.Full);
 

@@ -16,8 +16,25 @@ public class ConnectionOptions
     /// <summary>Most bytes (headers included) a connection queues for sending before sends find it full. Default 1 MiB.</summary>
     public int SendQueueLimit { get; set; } = 1_048_576;
 
-    /// <summary>What a send does when the queue is full. Default <see cref="Tcp.FullQueuePolicy.Reject"/>.</summary>
+    /// <summary>
+    /// What a send from outside the receive loop does when the queue is full. Default <see cref="Tcp.FullQueuePolicy.Reject"/>.
+    /// Replies sent from <see cref="ConnectionHandler.OnFrame"/> are taken while the queue is under its limit, and the
+    /// receive loop pauses while it is over, so the policy only answers senders on other threads.
+    /// </summary>
     public FullQueuePolicy FullQueuePolicy { get; set; } = FullQueuePolicy.Reject;
+
+    /// <summary>
+    /// How long the receive loop may stay paused for a full send queue with no send completing before the connection
+    /// is closed with <see cref="DisconnectReason.SlowConsumer"/>: a peer that stopped reading. Null: never. Default 30 s.
+    /// </summary>
+    public TimeSpan? SlowConsumerTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// Longest time a frame may take to arrive once its first byte did; a slower frame closes the connection with
+    /// <see cref="DisconnectReason.FrameTimeout"/>, after the replies to the frames before it were written. Time spent
+    /// paused for a full send queue does not count. Null: no limit. Default: no limit.
+    /// </summary>
+    public TimeSpan? FrameTimeout { get; set; }
 
     /// <summary>
     /// Initial size of a connection's receive ring; it grows for a larger frame and shrinks back once drained.
@@ -39,7 +56,11 @@ public class ConnectionOptions
     /// <summary>A connection that receives nothing for this long is closed with <see cref="DisconnectReason.IdleTimeout"/>. Default: never.</summary>
     public TimeSpan? IdleTimeout { get; set; }
 
-    /// <summary>How long a closing connection waits for the peer to close after its queued frames were flushed. Default 5 s.</summary>
+    /// <summary>
+    /// How long a closing connection waits for the peer to close after its queued frames were flushed. A close for bad
+    /// input (<see cref="DisconnectReason.FrameTooLarge"/>, <see cref="DisconnectReason.MalformedFrame"/>,
+    /// <see cref="DisconnectReason.FrameTimeout"/>) is cut off this long after it began, flush included. Default 5 s.
+    /// </summary>
     public TimeSpan LingerTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>
@@ -67,9 +88,12 @@ public class ConnectionOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(SendQueueLimit, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(ReceiveBufferSize, 16);
         ArgumentOutOfRangeException.ThrowIfLessThan(SendSegmentSize, 16);
-        if (IdleTimeout is { } idle)
+        foreach (var (limit, name) in new[] { (IdleTimeout, nameof(IdleTimeout)), (FrameTimeout, nameof(FrameTimeout)), (SlowConsumerTimeout, nameof(SlowConsumerTimeout)) })
         {
-            ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(idle, TimeSpan.Zero, nameof(IdleTimeout));
+            if (limit is { } value)
+            {
+                ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(value, TimeSpan.Zero, name);
+            }
         }
     }
 }

@@ -18,7 +18,11 @@ public enum DisconnectReason
     /// <summary>The frame handler threw; only this connection was closed.</summary>
     HandlerFailed,
 
-    /// <summary>The send queue was full and the policy is <see cref="FullQueuePolicy.CloseAsSlowConsumer"/>.</summary>
+    /// <summary>
+    /// The peer stopped reading: the receive loop stayed paused for a full send queue longer than
+    /// <see cref="ConnectionOptions.SlowConsumerTimeout"/>, or a send found the queue full under
+    /// <see cref="FullQueuePolicy.CloseAsSlowConsumer"/>.
+    /// </summary>
     SlowConsumer,
 
     /// <summary>Nothing was received for longer than the idle timeout.</summary>
@@ -38,4 +42,7 @@ public enum DisconnectReason
 
     /// <summary>A packet carried a message id with no registered handler.</summary>
     UnknownMessage,
+
+    /// <summary>A frame took longer than <see cref="ConnectionOptions.FrameTimeout"/> to arrive once it had begun.</summary>
+    FrameTimeout,
 }

@@ -3,8 +3,9 @@ using System.Buffers;
 namespace Berth.Tcp;
 
 /// <summary>
-/// Sends every frame back with a byte-identical body, as <c>berth serve</c> does. A peer that sends faster than it
-/// reads fills its queue; rather than drop an echo, the connection is then closed as a slow consumer.
+/// Sends every frame back with a byte-identical body, as <c>berth serve</c> does. A reply sent from the receive loop
+/// is refused only when the queue is already over its limit, which the receive loop's pause rules out unless other
+/// threads fill the queue too; rather than drop an echo, the connection is then closed as a slow consumer.
 /// </summary>
 public sealed class EchoHandler : ConnectionHandler
 {

@@ -20,7 +20,7 @@ public sealed class TcpClient : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly ConcurrentDictionary<long, Connection> _connections = new();
     private readonly CancellationTokenSource _disposing = new();
-    private readonly IdleSweeper? _idleSweeper;
+    private readonly TimeoutSweeper? _sweeper;
     private Task _reconnecting = Task.CompletedTask;
     private volatile Connection? _connection;
 
@@ -33,10 +33,7 @@ public sealed class TcpClient : IAsyncDisposable
         _options = options;
         _handler = handler;
         _logger = options.LoggerFactory.CreateLogger<TcpClient>();
-        if (options.IdleTimeout is { } idle)
-        {
-            _idleSweeper = new IdleSweeper(idle, _connections);
-        }
+        _sweeper = TimeoutSweeper.For(options, _connections);
     }
 
     /// <summary>The current connection, or null before the first connect and while reconnecting.</summary>
@@ -95,7 +92,7 @@ public sealed class TcpClient : IAsyncDisposable
         }
 
         await _disposing.CancelAsync().ConfigureAwait(false);
-        _idleSweeper?.Dispose();
+        _sweeper?.Dispose();
         await _reconnecting.ConfigureAwait(false);
         foreach (var (_, connection) in _connections)
         {

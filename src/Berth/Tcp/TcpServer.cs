@@ -25,7 +25,7 @@ public sealed class TcpServer : IAsyncDisposable
     private readonly SemaphoreSlim? _slots;
     private Socket? _listener;
     private Task _accepting = Task.CompletedTask;
-    private IdleSweeper? _idleSweeper;
+    private TimeoutSweeper? _sweeper;
     private Task? _stopped;
     private int _open;
 
@@ -78,10 +78,7 @@ public sealed class TcpServer : IAsyncDisposable
         }
 
         _listener = listener;
-        if (_options.IdleTimeout is { } idle)
-        {
-            _idleSweeper = new IdleSweeper(idle, _connections);
-        }
+        _sweeper = TimeoutSweeper.For(_options, _connections);
 
         var accepts = new Task[_options.ConcurrentAccepts];
         for (var i = 0; i < accepts.Length; i++)
@@ -114,7 +111,7 @@ public sealed class TcpServer : IAsyncDisposable
         await _stopping.CancelAsync().ConfigureAwait(false);
         _listener?.Dispose();
         await _accepting.ConfigureAwait(false);
-        _idleSweeper?.Dispose();
+        _sweeper?.Dispose();
 
         foreach (var (_, connection) in _connections)
         {

@@ -14,7 +14,7 @@ public class FrameDecoderTests
     public void Frames_split_at_every_offset_decode_to_the_same_bodies(string preset)
     {
         var format = Preset(preset);
-        var bodies = new[] { Body(0), Body(1), Body(37), Body(300) };
+        var bodies = new[] { Body(format.MinBodyLength), Body(1), Body(37), Body(300) };
         var stream = Encode(format, bodies);
         var decoder = new FrameDecoder(format);
 
@@ -31,7 +31,7 @@ public class FrameDecoderTests
     public void Frames_fed_one_byte_at_a_time_decode_when_complete(string preset)
     {
         var format = Preset(preset);
-        var bodies = new[] { Body(5), Body(0), Body(70) };
+        var bodies = new[] { Body(5), Body(format.MinBodyLength), Body(70) };
         var stream = Encode(format, bodies);
         var decoder = new FrameDecoder(format);
         var received = new List<byte>();
@@ -74,6 +74,31 @@ public class FrameDecoderTests
         var decoder = new FrameDecoder(LengthFieldFormat.FastPortSharp);
         var buffer = new ReadOnlySequence<byte>(new byte[] { 0x01, 0x00, 0xAA });
         Assert.Equal(FrameReadResult.Malformed, decoder.TryReadFrame(ref buffer, out _));
+    }
+
+    [Theory]
+    [InlineData(1, new byte[] { 0, 0, 0, 0 }, FrameReadResult.Malformed)]
+    [InlineData(1, new byte[] { 0, 0, 0, 1, 7 }, FrameReadResult.Frame)]
+    [InlineData(3, new byte[] { 0, 0, 0, 2, 7, 7 }, FrameReadResult.Malformed)]
+    [InlineData(0, new byte[] { 0, 0, 0, 0 }, FrameReadResult.Frame)]
+    public void A_body_shorter_than_the_minimum_is_malformed_and_consumes_nothing(int minBody, byte[] stream, FrameReadResult expected)
+    {
+        var decoder = new FrameDecoder(new LengthFieldFormat(4, Endianness.Big, minBodyLength: minBody));
+        var buffer = new ReadOnlySequence<byte>(stream);
+        Assert.Equal(expected, decoder.TryReadFrame(ref buffer, out _));
+        Assert.Equal(expected == FrameReadResult.Frame ? 0 : stream.Length, buffer.Length);
+    }
+
+    [Fact]
+    public void Presets_carry_their_real_peers_minimum_body()
+    {
+        Assert.Equal(0, LengthFieldFormat.Berth.MinBodyLength);
+        Assert.Equal(0, LengthFieldFormat.FastPortSharp.MinBodyLength);
+        Assert.Equal(1, LengthFieldFormat.Telepathy.MinBodyLength);
+        Assert.Equal(1, LengthFieldFormat.Telepathy.WithMaxBodyLength(100).MinBodyLength);
+        Assert.Throws<ArgumentOutOfRangeException>(() => new FrameEncoder(LengthFieldFormat.Telepathy).WriteFrame(new ArrayBufferWriter<byte>(), []));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LengthFieldFormat(minBodyLength: -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LengthFieldFormat(maxBodyLength: 10, minBodyLength: 11));
     }
 
     [Fact]

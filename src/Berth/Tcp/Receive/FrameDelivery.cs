@@ -5,24 +5,33 @@ using Berth.Framing;
 namespace Berth.Tcp.Receive;
 
 /// <summary>
-/// Delivers every whole frame in the ring to the handler and consumes it. Frames the handler sends back during one
-/// delivery go out in one batch afterwards. Bad input or a throwing handler closes this connection only.
+/// Delivers every whole frame in the ring to the handler and consumes it, unless the send queue is over its limit:
+/// then it stops before the next frame and the receive loop waits for the queue to drain. Frames the handler sends
+/// back during one delivery go out in one batch afterwards. Bad input or a throwing handler closes this connection only.
 /// </summary>
 internal sealed class FrameDelivery(Connection connection, FrameDecoder decoder)
 {
+    /// <summary>What <see cref="DeliverFrames"/> returns when it stopped because the send queue is over its limit.</summary>
+    public const int Paused = 0;
+
     private readonly LengthFieldFormat _format = decoder.Format;
 
-    /// <summary>Returns how many more bytes the next receive needs at least: the rest of a partial frame, or 1.</summary>
+    /// <summary>
+    /// Returns <see cref="Paused"/> when the send queue is over its limit (frames may remain in the ring), otherwise
+    /// how many more bytes the next receive needs at least: the rest of a partial frame, or 1.
+    /// </summary>
     public int DeliverFrames(RingBuffer ring)
     {
         var unread = ring.Readable;
         var available = unread.Length;
         var frames = 0;
+        var paused = false;
         var outcome = FrameReadResult.Incomplete;
         connection.BeginDispatch();
         try
         {
             while (!connection.IsClosing
+                && !(paused = connection.SendQueueOverLimit)
                 && (outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
             {
                 frames++;
@@ -43,17 +52,26 @@ internal sealed class FrameDelivery(Connection connection, FrameDecoder decoder)
         switch (outcome)
         {
             case FrameReadResult.TooLarge:
-                TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.FrameTooLarge);
-                connection.Close(DisconnectReason.FrameTooLarge, null, flush: false);
+                connection.CloseForBadInput(DisconnectReason.FrameTooLarge);
                 break;
             case FrameReadResult.Malformed:
-                TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.MalformedFrame);
-                connection.Close(DisconnectReason.MalformedFrame, null, flush: false);
+                connection.CloseForBadInput(DisconnectReason.MalformedFrame);
                 break;
         }
 
         ring.Consume((int)(available - unread.Length));
-        return connection.IsClosing ? 1 : BytesStillMissing(unread);
+        if (connection.IsClosing)
+        {
+            return 1;
+        }
+
+        if (paused)
+        {
+            return Paused;
+        }
+
+        connection.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
+        return BytesStillMissing(unread);
     }
 
     private int BytesStillMissing(in ReadOnlySequence<byte> partial)

@@ -6,7 +6,8 @@ namespace Berth.Tcp.Receive;
 /// <summary>
 /// The one loop that reads a connection: receive into the pooled ring, cut every whole frame out of it in place,
 /// hand each body to the handler while it is still in the ring, then drop the delivered bytes. A frame larger than
-/// the ring grows it (never past the largest frame); once drained, the ring gives the larger array back.
+/// the ring grows it (never past the largest frame); once drained, the ring gives the larger array back. While the
+/// send queue is over its limit the loop neither delivers nor reads, so TCP flow control slows the peer down.
 /// </summary>
 internal sealed class ReceiveLoop
 {
@@ -47,7 +48,17 @@ internal sealed class ReceiveLoop
                     continue;
                 }
 
-                wanted = _delivery.DeliverFrames(ring);
+                while ((wanted = _delivery.DeliverFrames(ring)) == FrameDelivery.Paused)
+                {
+                    _connection.PauseReceiving();
+                    while (!_connection.IsClosing && _connection.QueuedBytes > _connection.ResumeBelow)
+                    {
+                        await _connection.Drained.WaitAsync().ConfigureAwait(false);
+                    }
+
+                    _connection.ResumeReceiving();
+                }
+
                 if (ring.Length == 0)
                 {
                     ring.TrimExcess();

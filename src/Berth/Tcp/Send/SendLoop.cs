@@ -35,17 +35,22 @@ internal sealed class SendLoop(Connection connection)
                     for (var first = 0; first < batch.SegmentCount; first += MaxBuffersPerSend)
                     {
                         await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
+                        connection.SendProgressed();
                     }
 
                     TcpMetrics.FramesSent.Add(batch.Frames);
                     TcpMetrics.BytesSent.Add(batch.Length);
                     queue.BatchWritten(batch);
+                    if (queue.QueuedBytes <= connection.ResumeBelow)
+                    {
+                        connection.Drained.Set();
+                    }
                 }
 
                 if (closing)
                 {
                     transport.ShutdownSend();
-                    AbortAfterLinger();
+                    connection.AbortAfterLinger();
                     return;
                 }
 
@@ -76,13 +81,5 @@ internal sealed class SendLoop(Connection connection)
         }
 
         return _buffers;
-    }
-
-    /// <summary>The receive loop ends when the peer closes in turn; a peer that never does is cut off after the linger timeout.</summary>
-    private void AbortAfterLinger()
-    {
-        var linger = new CancellationTokenSource(connection.Options.LingerTimeout);
-        linger.Token.UnsafeRegister(static state => ((Connection)state!).Transport.Abort(), connection);
-        connection.Closed.ContinueWith(static (_, state) => ((CancellationTokenSource)state!).Dispose(), linger, TaskScheduler.Default);
     }
 }

@@ -34,12 +34,12 @@ internal sealed class SendQueue
     /// <summary>Bytes accepted and not yet written, headers included.</summary>
     public long QueuedBytes => Volatile.Read(ref _queuedBytes);
 
-    public AppendResult TryAppend(ReadOnlySpan<byte> body)
+    public AppendResult TryAppend(ReadOnlySpan<byte> body, bool fromReceiveLoop)
     {
         var frameLength = FrameLength(body.Length);
         lock (_lock)
         {
-            var refusal = Refusal(frameLength);
+            var refusal = Refusal(frameLength, fromReceiveLoop);
             if (refusal is not AppendResult.Accepted)
             {
                 return refusal;
@@ -50,12 +50,12 @@ internal sealed class SendQueue
         }
     }
 
-    public AppendResult TryAppend(in ReadOnlySequence<byte> body)
+    public AppendResult TryAppend(in ReadOnlySequence<byte> body, bool fromReceiveLoop)
     {
         var frameLength = FrameLength(body.Length);
         lock (_lock)
         {
-            var refusal = Refusal(frameLength);
+            var refusal = Refusal(frameLength, fromReceiveLoop);
             if (refusal is not AppendResult.Accepted)
             {
                 return refusal;
@@ -70,11 +70,11 @@ internal sealed class SendQueue
     /// Serializes a frame straight into the pending buffer. The lock is held while <paramref name="write"/> runs,
     /// so frames from different threads never interleave; a writer that throws leaves nothing behind.
     /// </summary>
-    public AppendResult TryAppend<TState>(TState state, FrameWriter<TState> write)
+    public AppendResult TryAppend<TState>(TState state, FrameWriter<TState> write, bool fromReceiveLoop)
     {
         lock (_lock)
         {
-            var refusal = Refusal(_format.HeaderLength);
+            var refusal = Refusal(_format.HeaderLength, fromReceiveLoop);
             if (refusal is not AppendResult.Accepted)
             {
                 return refusal;
@@ -96,7 +96,7 @@ internal sealed class SendQueue
             }
 
             var frameLength = (int)(_pending.Length - mark.Length);
-            if (Refusal(frameLength) is not AppendResult.Accepted)
+            if (Refusal(frameLength, fromReceiveLoop) is not AppendResult.Accepted)
             {
                 _pending.Rollback(mark);
                 return AppendResult.Full;
@@ -193,15 +193,21 @@ internal sealed class SendQueue
         return _format.HeaderLength + (int)bodyLength;
     }
 
-    private AppendResult Refusal(int frameLength)
+    /// <summary>
+    /// An empty queue takes any frame, so a frame larger than the limit is still sendable. A frame sent from the
+    /// receive loop (a reply) is taken while the queue is under its limit, even if it ends over it: the receive loop
+    /// delivers nothing more until the queue drained, so the overshoot is at most the replies to one frame, and a
+    /// peer that pipelines but reads its replies is never refused.
+    /// </summary>
+    private AppendResult Refusal(int frameLength, bool fromReceiveLoop)
     {
         if (_closed)
         {
             return AppendResult.Closed;
         }
 
-        // An empty queue takes any frame, so a frame larger than the limit is still sendable.
-        return _queuedBytes == 0 || _queuedBytes + frameLength <= _limit ? AppendResult.Accepted : AppendResult.Full;
+        var fits = _queuedBytes == 0 || (fromReceiveLoop ? _queuedBytes < _limit : _queuedBytes + frameLength <= _limit);
+        return fits ? AppendResult.Accepted : AppendResult.Full;
     }
 
     private AppendResult Accept(int frameLength)
