@@ -28,7 +28,7 @@ internal static class CompareTables
                 "Bandwidth and round trip per server (medians)",
                 ["workload", "server", "pipeline", "MB/s", "p50 µs", "p99 µs", "p99.9 µs", "errors"],
                 [.. report.Cells.SelectMany(cell => cell.Servers.Select(r => (string[])[
-                    cell.Workload, r.Server, Whole(cell.Pipeline), Count(r.MegabytesPerSecond.Median),
+                    cell.Workload, r.Server, Whole(cell.Pipeline), Fixed(r.MegabytesPerSecond.Median, r.MegabytesPerSecond.Median >= 100 ? "N0" : "0.0"),
                     Micros(r.P50Microseconds.Median), Micros(r.P99Microseconds.Median), Micros(r.P999Microseconds.Median), Whole(r.Errors)]))]),
         };
         if (report.Idle.Count > 0)
