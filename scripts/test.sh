@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds everything, runs every test project and the benchmark smoke runs, and ends with one line
+# Builds everything, runs every test project and the smoke runs below, and ends with one line
 # "N passed, N failed". Exits non-zero when anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,8 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=$((failed + 1))
 fi
 
-# Smoke runs: each counts as one check; they prove the benchmarks still build and run, never how fast.
+# Smoke runs: each counts as one check; they prove that the benchmarks, the packages, the installed tool, the
+# samples and the documented code still build and run, never how fast.
 smoke() {
     local name=$1; shift
     if "$@" >"$results/smoke-$name.log" 2>&1; then
