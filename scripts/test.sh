@@ -45,14 +45,15 @@ smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$r
 smoke java bash bench/java/run.sh --smoke
 
 # What a user installs: every package, and the berth tool installed from them into a throwaway tool path
-# with only the local packages as a source.
+# with only the local packages as a source. Its own NuGet cache keeps an earlier package of the same version,
+# cached by an earlier run, from standing in for the one just packed.
 packages="$results/packages"
 tool="$results/tool"
 version=$(dotnet msbuild src/Berth.Cli/Berth.Cli.csproj -getProperty:Version)
 printf '<configuration><packageSources><clear /><add key="local" value="%s" /></packageSources></configuration>\n' \
     "$packages" >"$results/nuget.config"
 smoke pack dotnet pack Berth.slnx -c Release --no-build -o "$packages"
-smoke tool-install dotnet tool install Berth.Cli --version "$version" --tool-path "$tool" --configfile "$results/nuget.config"
+smoke tool-install env NUGET_PACKAGES="$results/nuget-cache" dotnet tool install Berth.Cli --version "$version" --tool-path "$tool" --configfile "$results/nuget.config"
 smoke tool-version bash -c '"$1/berth" --version | tee /dev/stderr | grep -q "^$2\(+\|$\)"' version "$tool" "$version"
 smoke tool-serve-load bash scripts/serve-load-check.sh "$tool/berth"
 
