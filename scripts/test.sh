@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds everything, runs every test project and the benchmark smoke runs, and ends with one line
+# Builds everything, runs every test project and the smoke runs below, and ends with one line
 # "N passed, N failed". Exits non-zero when anything fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,8 @@ if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=$((failed + 1))
 fi
 
-# Smoke runs: each counts as one check; they prove the benchmarks still build and run, never how fast.
+# Smoke runs: each counts as one check; they prove that the benchmarks, the packages, the installed tool, the
+# samples and the documented code still build and run, never how fast.
 smoke() {
     local name=$1; shift
     if "$@" >"$results/smoke-$name.log" 2>&1; then
@@ -45,14 +46,15 @@ smoke java bash bench/java/run.sh --smoke
 smoke compare dotnet run -c Release --project src/Berth.Cli -- bench --compare --quick --out "$results/compare"
 
 # What a user installs: every package, and the berth tool installed from them into a throwaway tool path
-# with only the local packages as a source.
+# with only the local packages as a source. Its own NuGet cache keeps an earlier package of the same version,
+# cached by an earlier run, from standing in for the one just packed.
 packages="$results/packages"
 tool="$results/tool"
 version=$(dotnet msbuild src/Berth.Cli/Berth.Cli.csproj -getProperty:Version)
 printf '<configuration><packageSources><clear /><add key="local" value="%s" /></packageSources></configuration>\n' \
     "$packages" >"$results/nuget.config"
 smoke pack dotnet pack Berth.slnx -c Release --no-build -o "$packages"
-smoke tool-install dotnet tool install Berth.Cli --version "$version" --tool-path "$tool" --configfile "$results/nuget.config"
+smoke tool-install env NUGET_PACKAGES="$results/nuget-cache" dotnet tool install Berth.Cli --version "$version" --tool-path "$tool" --configfile "$results/nuget.config"
 smoke tool-version bash -c '"$1/berth" --version | tee /dev/stderr | grep -q "^$2\(+\|$\)"' version "$tool" "$version"
 smoke tool-serve-load bash scripts/serve-load-check.sh "$tool/berth"
 
