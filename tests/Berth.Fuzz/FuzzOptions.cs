@@ -3,14 +3,21 @@ using System.Globalization;
 namespace Berth.Fuzz;
 
 /// <summary>The command line of the fuzz runner.</summary>
-internal sealed record FuzzOptions(long Cases, ulong Seed, string Target, long WarmUpCases, ulong? Replay)
+internal sealed record FuzzOptions(long Cases, ulong Seed, string Target, long WarmUpCases, ulong? Replay, bool Guided)
 {
     public static FuzzOptions Parse(string[] args)
     {
-        var options = new FuzzOptions(1_000_000, 1, "all", 10_000, null);
-        for (var i = 0; i + 1 < args.Length; i += 2)
+        var options = new FuzzOptions(1_000_000, 1, "all", 10_000, null, Guided: false);
+        for (var i = 0; i < args.Length; i += 2)
         {
-            var value = args[i + 1];
+            if (args[i] == "--afl")
+            {
+                options = options with { Guided = true };
+                i--;
+                continue;
+            }
+
+            var value = i + 1 < args.Length ? args[i + 1] : throw new ArgumentException($"'{args[i]}' needs a value");
             options = args[i] switch
             {
                 "--cases" => options with { Cases = long.Parse(value, CultureInfo.InvariantCulture) },

@@ -1,14 +1,23 @@
 using Berth.Fuzz;
 
-// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|all] [--warm-up N] [--replay CASE_SEED]
+// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|all] [--warm-up N] [--replay CASE_SEED] [--afl]
+// With --afl the one target runs under AFL++ (coverage-guided, see docs/RELIABILITY.md) instead of from a seed.
 var options = FuzzOptions.Parse(args);
-IFuzzTarget[] targets = options.Target switch
+Func<IFuzzTarget>[] factories = options.Target switch
 {
-    "decoder" => [new FrameDecoderTarget()],
-    "reader" => [new PacketReaderTarget()],
-    "all" => [new FrameDecoderTarget(), new PacketReaderTarget()],
+    "decoder" => [() => new FrameDecoderTarget()],
+    "reader" => [() => new PacketReaderTarget()],
+    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget()],
     _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader or all)"),
 };
+
+if (options.Guided)
+{
+    GuidedFuzzing.Run(factories.Single());
+    return 0;
+}
+
+var targets = factories.Select(create => create()).ToArray();
 
 if (options.Replay is { } replay)
 {
