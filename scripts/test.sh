@@ -42,6 +42,7 @@ smoke benchmarks dotnet run -c Release --project bench/Berth.Benchmarks -- --fil
 smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$results/bdn/results" \
     --output "$results/report/PERFORMANCE.md" --charts "$results/report/charts" --command dry
 smoke java bash bench/java/run.sh --smoke
+smoke soak dotnet run -c Release --project src/Berth.Cli -- soak --duration 20s --output "$results/soak"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
