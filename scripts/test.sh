@@ -42,7 +42,9 @@ smoke benchmarks dotnet run -c Release --project bench/Berth.Benchmarks -- --fil
 smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$results/bdn/results" \
     --output "$results/report/PERFORMANCE.md" --charts "$results/report/charts" --command dry
 smoke java bash bench/java/run.sh --smoke
-smoke soak dotnet run -c Release --project src/Berth.Cli -- soak --duration 20s --output "$results/soak"
+# 20 s is too short to judge memory (RSS still climbs while the attack mix first fills its buffers): the smoke holds
+# the witness and the server to account and lets RSS double; the documented long run applies the 1.2x rule.
+smoke soak dotnet run -c Release --project src/Berth.Cli -- soak --duration 20s --max-growth 2 --output "$results/soak"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

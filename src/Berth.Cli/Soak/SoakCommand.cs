@@ -3,7 +3,7 @@ namespace Berth.Cli.Soak;
 /// <summary><c>berth soak</c>: parses its options into <see cref="SoakSettings"/> and runs <see cref="SoakRunner"/>.</summary>
 internal static class SoakCommand
 {
-    public const string Summary = "soak test: berth soak [--duration 10m] [--connections 50] [--rate 100] [--no-hostile] [--churn-rounds 0] [--resets-per-round 200000] [--shared-pool] [--output artifacts/soak]";
+    public const string Summary = "soak test: berth soak [--duration 10m] [--connections 50] [--rate 100] [--no-hostile] [--churn-rounds 0] [--resets-per-round 200000] [--shared-pool] [--max-growth 1.2] [--output artifacts/soak]";
 
     public static async Task<int> RunAsync(string[] args)
     {
@@ -17,6 +17,7 @@ internal static class SoakCommand
             ChurnRounds = options.Int("churn-rounds", 0, 0, 1_000),
             ResetsPerRound = options.Int("resets-per-round", 200_000, 1),
             SharedArrayPool = options.Flag("shared-pool"),
+            MaxGrowth = options.Double("max-growth", 1.2, 1, 100),
             Output = options.String("output", "artifacts/soak"),
         };
         options.RejectUnknown();
