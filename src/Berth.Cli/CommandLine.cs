@@ -10,6 +10,7 @@ internal static class CommandLine
         ("bench", Tcp.BenchCommand.Summary, Tcp.BenchCommand.RunAsync),
         ("serve", Tcp.ServeCommand.Summary, Tcp.ServeCommand.RunAsync),
         ("load", Tcp.LoadCommand.Summary, Tcp.LoadCommand.RunAsync),
+        ("soak", Soak.SoakCommand.Summary, Soak.SoakCommand.RunAsync),
         ("zmq", "ZeroMQ echo server and benchmark", ZmqCommand.RunAsync),
     ];
 

@@ -1,0 +1,46 @@
+using Berth.Fuzz;
+
+// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|all] [--warm-up N] [--replay CASE_SEED] [--afl]
+// With --afl the one target runs under AFL++ (coverage-guided, see docs/RELIABILITY.md) instead of from a seed.
+var options = FuzzOptions.Parse(args);
+Func<IFuzzTarget>[] factories = options.Target switch
+{
+    "decoder" => [() => new FrameDecoderTarget()],
+    "reader" => [() => new PacketReaderTarget()],
+    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget()],
+    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader or all)"),
+};
+
+if (options.Guided)
+{
+    GuidedFuzzing.Run(factories.Single());
+    return 0;
+}
+
+var targets = factories.Select(create => create()).ToArray();
+
+if (options.Replay is { } replay)
+{
+    foreach (var target in targets)
+    {
+        var outcome = target.Run(replay);
+        Console.WriteLine($"{target.Name}: {outcome.Failure ?? "held"} (allocated {outcome.Allocated} B, documented {outcome.AllocationAllowed} B)");
+    }
+
+    return 0;
+}
+
+var failed = false;
+foreach (var target in targets)
+{
+    var report = FuzzEngine.Run(target, options.Cases, options.Seed, options.WarmUpCases);
+    Console.WriteLine(report);
+    foreach (var failure in report.Failures)
+    {
+        Console.WriteLine($"  {failure}");
+    }
+
+    failed |= report.Failed > 0;
+}
+
+return failed ? 1 : 0;
