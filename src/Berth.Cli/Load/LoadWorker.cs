@@ -40,6 +40,15 @@ internal sealed class LoadWorker
 
     public long Bytes { get; private set; }
 
+    /// <summary>The connection ended with an error during the run (counted in <see cref="LoadProgress"/>).</summary>
+    public bool Failed { get; private set; }
+
+    /// <summary>Frames sent and not yet echoed.</summary>
+    public int Pending => _sentCount;
+
+    /// <summary>When the last echo arrived, or when the worker started if none did.</summary>
+    public long LastEcho { get; private set; } = Stopwatch.GetTimestamp();
+
     public async Task RunAsync(Socket socket)
     {
         try
@@ -57,7 +66,8 @@ internal sealed class LoadWorker
         {
             if (!_window.IsOver)
             {
-                _progress.Failed();
+                Failed = true;
+                _progress.Failed(Reason(e));
             }
         }
     }
@@ -115,6 +125,14 @@ internal sealed class LoadWorker
         }
     }
 
+    private static string Reason(Exception e) => e switch
+    {
+        SocketException { SocketErrorCode: SocketError.ConnectionReset } => "connection reset by the server",
+        SocketException socket => $"socket error: {socket.Message}",
+        EndOfStreamException => "connection closed by the server",
+        _ => e.Message,
+    };
+
     private ValueTask<int> SendAsync(Socket socket, int frames)
     {
         var length = 0;
@@ -164,7 +182,12 @@ internal sealed class LoadWorker
             _sentCount--;
         }
 
-        _progress.Completed(completed);
+        if (completed > 0)
+        {
+            LastEcho = now;
+            _progress.Completed(completed);
+        }
+
         return (completed, offset);
     }
 

@@ -12,14 +12,11 @@ internal static class ZmqBenchmark
 {
     private static readonly int[] Sizes = [64, 1024, 65536];
 
-    public static int Run(string[] args)
+    public static int Run(ZmqBenchSettings settings)
     {
-        var options = new Options(args, "quick");
-        var quick = options.Flag("quick");
-        var jsonPath = options.String("json", string.Empty);
-        options.RejectUnknown();
-
-        var command = "berth zmq bench" + (quick ? " --quick" : string.Empty);
+        var quick = settings.Quick;
+        var jsonPath = settings.JsonPath;
+        var command = settings.Command;
         var machine = MachineDescription.Describe();
         var native = NativeZmqPrograms.Build();
         var repeats = quick ? 1 : 3;
@@ -73,7 +70,7 @@ internal static class ZmqBenchmark
         Console.WriteLine($"machine: {machine}");
         throughput.Print(Console.Out);
         latency.Print(Console.Out);
-        if (jsonPath.Length > 0)
+        if (jsonPath is not null)
         {
             WriteJson(jsonPath, throughput, latency);
             Console.WriteLine();
