@@ -63,7 +63,7 @@ internal sealed class LoadRunner(LoadSettings settings)
             await Task.WhenAll(running);
         }
 
-        var latency = new LatencyHistogram();
+        var latency = LatencyRecording.Create();
         long messages = 0, bytes = 0;
         var noEchoLimit = TimeSpan.FromTicks(Math.Min(NoEchoLimit.Ticks, (settings.Warmup + settings.Duration).Ticks));
         foreach (var worker in workers)

@@ -58,7 +58,7 @@ internal static class LoadRun
         result.P50Microseconds,
         result.P99Microseconds,
         result.P999Microseconds,
-        result.Latency.Max / 1e3,
+        result.MaxMicroseconds,
         result.Errors,
     ];
 }
