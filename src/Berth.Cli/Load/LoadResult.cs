@@ -3,7 +3,7 @@ using HdrHistogram;
 namespace Berth.Cli.Load;
 
 /// <summary>What a load run measured during its measurement window (warm-up excluded).</summary>
-internal sealed record LoadResult(LoadSettings Settings, long Messages, long Bytes, long Errors, TimeSpan Elapsed, LongHistogram Latency)
+internal sealed record LoadResult(LoadSettings Settings, long Messages, long Bytes, long Errors, TimeSpan Elapsed, LongHistogram Latency, IReadOnlyList<(string Reason, int Count)> ErrorsByReason)
 {
     public double MessagesPerSecond => Messages / Elapsed.TotalSeconds;
 

@@ -12,7 +12,7 @@ internal sealed class LoadRunner(LoadSettings settings)
 {
     private const int ConnectsInParallel = 100;
 
-    /// <summary>A connection with frames pending and no echo for this long (or the whole run, if shorter) counts as an error.</summary>
+    /// <summary>A connection with frames pending and no echo for this long, or none in the whole run, counts as an error.</summary>
     private static readonly TimeSpan NoEchoLimit = TimeSpan.FromSeconds(5);
 
     public Action? MeasurementStarting { get; init; }
@@ -65,13 +65,12 @@ internal sealed class LoadRunner(LoadSettings settings)
 
         var latency = LatencyRecording.Create();
         long messages = 0, bytes = 0;
-        var noEchoLimit = TimeSpan.FromTicks(Math.Min(NoEchoLimit.Ticks, (settings.Warmup + settings.Duration).Ticks));
         foreach (var worker in workers)
         {
             var silence = Stopwatch.GetElapsedTime(worker.LastEcho, ended);
-            if (!worker.Failed && worker.Pending > 0 && silence >= noEchoLimit)
+            if (!worker.Failed && worker.Pending > 0 && (silence >= NoEchoLimit || !worker.Echoed))
             {
-                Progress.Failed($"no echo within {noEchoLimit.TotalSeconds:0.#} s");
+                Progress.Failed($"no echo within {silence.TotalSeconds:0.#} s");
             }
 
             latency.Add(worker.Latency);
@@ -79,7 +78,7 @@ internal sealed class LoadRunner(LoadSettings settings)
             bytes += worker.Bytes;
         }
 
-        return new LoadResult(settings, messages, bytes, Progress.Errors, window.Measured, latency);
+        return new LoadResult(settings, messages, bytes, Progress.Errors, window.Measured, latency, Progress.ErrorsByReason());
     }
 
     private async Task<Socket[]> ConnectAllAsync(CancellationToken cancellationToken)

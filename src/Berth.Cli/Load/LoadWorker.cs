@@ -58,6 +58,9 @@ internal sealed class LoadWorker
     /// <summary>Frames sent and not yet echoed.</summary>
     public int Pending => Volatile.Read(ref _pending);
 
+    /// <summary>At least one echo came back.</summary>
+    public bool Echoed { get; private set; }
+
     /// <summary>When the last echo arrived, or when the worker started if none did.</summary>
     public long LastEcho { get; private set; } = Stopwatch.GetTimestamp();
 
@@ -177,6 +180,7 @@ internal sealed class LoadWorker
         if (completed > 0)
         {
             LastEcho = now;
+            Echoed = true;
             _progress.Completed(completed);
         }
 

@@ -10,11 +10,12 @@ internal static class BenchCommand
         var quick = OptionValues.Flag("--quick", "Short cells (0.5 s warm-up + 1.5 s) for a first look.");
         var duration = OptionValues.OptionalDouble("--duration", "Seconds measured per cell [default: 4, or 1.5 with --quick].", 0.1, 3600, "SECONDS");
         var warmup = OptionValues.OptionalDouble("--warmup", "Seconds run before measuring each cell [default: 1, or 0.5 with --quick].", 0, 3600, "SECONDS");
+        var repeat = OptionValues.Int("--repeat", "Runs of every cell, interleaved; the report shows each value's median with its min-max.", 1, 1, 100);
         var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-report", "DIR");
         var json = OptionValues.OptionalText("--json", "Also write the result tables to this JSON file.", "FILE");
         var command = new Command("bench", "The main job: an in-process echo server measured per message size and connection count, with a report folder. Ctrl-C writes the report of the cells that finished.")
         {
-            quick, duration, warmup, outDirectory, json,
+            quick, duration, warmup, repeat, outDirectory, json,
         };
         command.SetRun(
             parsed =>
@@ -23,6 +24,7 @@ internal static class BenchCommand
                 return new BenchSettings(
                     TimeSpan.FromSeconds(parsed.GetValue(warmup) ?? (isQuick ? 0.5 : 1)),
                     TimeSpan.FromSeconds(parsed.GetValue(duration) ?? (isQuick ? 1.5 : 4)),
+                    parsed.GetValue(repeat),
                     OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
                     OutputFiles.CheckFile(parsed.GetValue(json)),
                     CommandText.Of(parsed));

@@ -7,7 +7,9 @@ namespace Berth.Cli.Tcp;
 /// <summary>
 /// The main job: an in-process echo server on an ephemeral loopback port, driven by the load client for each message
 /// size and connection count, with live progress, a table on the terminal and a report folder (JSON and a
-/// self-contained HTML page with charts). Ctrl-C ends the running cell and reports the finished ones.
+/// self-contained HTML page with charts). With a repeat count, every cell runs once per round and the rounds follow
+/// each other, so a slow spell of a shared machine spreads over all cells rather than hitting one. Ctrl-C ends the
+/// running cell and reports the ones that finished at least once.
 /// </summary>
 internal static class BenchRun
 {
@@ -17,73 +19,97 @@ internal static class BenchRun
     /// <summary>Keeps at most 256 KiB in flight per connection, so 64 KiB echoes stay inside the 1 MiB send queue.</summary>
     private const int InFlightBytesPerConnection = 256 * 1024;
 
+    private static readonly ReportColumn[] Columns =
+    [
+        new("workload", "workload"),
+        new("messagesPerSecond", "msg/s"),
+        new("megabytesPerSecond", "MB/s"),
+        new("p50Microseconds", "p50 µs"),
+        new("p99Microseconds", "p99 µs"),
+        new("p999Microseconds", "p99.9 µs"),
+        new("allocatedBytesPerMessage", "alloc B/msg"),
+        new("errors", "errors"),
+    ];
+
     public static async Task<int> RunAsync(BenchSettings settings)
     {
+        var machine = MachineSnapshot.Take();
         var serverOptions = new TcpServerOptions();
         var server = new TcpServer(serverOptions, new EchoHandler());
         server.Start();
-        var cells = Sizes.Length * ConnectionCounts.Length;
-        using var signals = new StopSignals(signal => Console.Error.WriteLine($"\n{signal}: stopping after the finished cells; the report will have those"));
-        Console.WriteLine($"berth bench: echo server on {server.EndPoint}, {cells} runs of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s");
+        var cells = Cells(server).ToArray();
+        var runs = cells.Select(_ => new List<CellRun>()).ToArray();
+        var total = cells.Length * settings.Repeat;
+        using var signals = new StopSignals(signal => Console.Error.WriteLine($"\n{signal}: stopping; the report will have the finished cells"));
+        Console.WriteLine($"berth bench: echo server on {server.EndPoint}, {cells.Length} cells x {settings.Repeat} of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s; {machine.LoadText}");
 
-        var results = new List<(LoadResult Result, double BytesPerMessage)>();
+        var done = 0;
         try
         {
-            foreach (var size in Sizes)
+            for (var round = 0; round < settings.Repeat; round++)
             {
-                foreach (var connections in ConnectionCounts)
+                for (var cell = 0; cell < cells.Length; cell++)
                 {
-                    var load = new LoadSettings
+                    var run = await MeasureAsync(cells[cell] with { Warmup = settings.Warmup, Duration = settings.Duration }, $"[{done + 1}/{total}]", signals.Stopping);
+                    runs[cell].Add(run);
+                    done++;
+                    Console.WriteLine($"  {cells[cell].Describe(),-32} {run.Result.MessagesPerSecond,12:N0} msg/s  p99 {run.Result.P99Microseconds,8:N0} µs  {run.BytesPerMessage:F2} B/msg");
+                    foreach (var (reason, count) in run.Result.ErrorsByReason)
                     {
-                        Host = server.EndPoint.Address.ToString(),
-                        Port = server.EndPoint.Port,
-                        Connections = connections,
-                        SizeMin = size,
-                        SizeMax = size,
-                        Pipeline = Math.Clamp(InFlightBytesPerConnection / (size + 4), 1, 16),
-                        Warmup = settings.Warmup,
-                        Duration = settings.Duration,
-                    };
-                    var (result, bytesPerMessage) = await MeasureAsync(load, $"[{results.Count + 1}/{cells}]", signals.Stopping);
-                    results.Add((result, bytesPerMessage));
-                    Console.WriteLine($"  {load.Describe(),-32} {result.MessagesPerSecond,12:N0} msg/s  p99 {result.P99Microseconds,8:N0} µs  {bytesPerMessage:F2} B/msg");
+                        Console.Error.WriteLine($"berth bench: {cells[cell].Describe()}: {count} connection(s): {reason}");
+                    }
                 }
             }
         }
         catch (OperationCanceledException) when (signals.Stopping.IsCancellationRequested)
         {
-            Console.Error.WriteLine($"berth bench: interrupted after {results.Count} of {cells} cells");
+            Console.Error.WriteLine($"berth bench: interrupted after {done} of {total} runs");
         }
         finally
         {
             await server.StopAsync(signals.StopNow);
         }
 
-        var table = new ReportTable(
-            "Berth framed echo over loopback (in-process server)",
-            settings.Command,
-            MachineDescription.Current,
-            ["workload", "msg/s", "MB/s", "p50 µs", "p99 µs", "p99.9 µs", "alloc B/msg", "errors"],
-            [.. results.Select(r => Row(r.Result, r.BytesPerMessage))]);
+        var finished = runs.Where(r => r.Count > 0).ToArray();
+        var report = Report(settings, machine, finished);
         Console.WriteLine();
-        TextTableWriter.Write(Console.Out, table);
-        Console.WriteLine($"pooled buffers outstanding after stop: {serverOptions.BufferPool.Outstanding}");
-        WriteReport(settings.OutDirectory, table, [.. results.Select(r => r.Result)]);
-        if (settings.JsonPath is not null)
+        TextTableWriter.Write(Console.Out, report.Tables[0]);
+        foreach (var warning in report.Warnings())
         {
-            JsonReportWriter.Write(settings.JsonPath, [table]);
+            Console.WriteLine($"warning: {warning}");
         }
 
-        var complete = results.Count == cells;
-        var errors = results.Sum(r => r.Result.Errors);
-        return complete && errors == 0 && serverOptions.BufferPool.Outstanding == 0 ? ExitCode.Done : ExitCode.Failed;
+        Console.WriteLine($"pooled buffers outstanding after stop: {serverOptions.BufferPool.Outstanding}");
+        JsonReportWriter.Write(Path.Combine(settings.OutDirectory, "results.json"), report);
+        HtmlReportWriter.Write(Path.Combine(settings.OutDirectory, "index.html"), report);
+        Console.WriteLine($"report: {Path.GetFullPath(Path.Combine(settings.OutDirectory, "index.html"))}");
+        if (settings.JsonPath is not null)
+        {
+            JsonReportWriter.Write(settings.JsonPath, report);
+        }
+
+        var errors = finished.Sum(r => r.Sum(run => run.Result.Errors));
+        return done == total && errors == 0 && serverOptions.BufferPool.Outstanding == 0 ? ExitCode.Done : ExitCode.Failed;
     }
+
+    private static IEnumerable<LoadSettings> Cells(TcpServer server) =>
+        from size in Sizes
+        from connections in ConnectionCounts
+        select new LoadSettings
+        {
+            Host = server.EndPoint.Address.ToString(),
+            Port = server.EndPoint.Port,
+            Connections = connections,
+            SizeMin = size,
+            SizeMax = size,
+            Pipeline = Math.Clamp(InFlightBytesPerConnection / (size + 4), 1, 16),
+        };
 
     /// <summary>
     /// Runs one load and samples the process's allocated bytes at the edges of its measurement window. The load client
     /// allocates nothing per message, so bytes per message here bound what the server allocates.
     /// </summary>
-    private static async Task<(LoadResult Result, double BytesPerMessage)> MeasureAsync(LoadSettings settings, string step, CancellationToken cancellationToken)
+    private static async Task<CellRun> MeasureAsync(LoadSettings settings, string step, CancellationToken cancellationToken)
     {
         long before = 0, after = 0;
         var runner = new LoadRunner(settings)
@@ -97,37 +123,46 @@ internal static class BenchRun
             result = await runner.RunAsync(cancellationToken);
         }
 
-        return (result, result.Messages == 0 ? 0 : (double)(after - before) / result.Messages);
+        return new CellRun(result, result.Messages == 0 ? 0 : (double)(after - before) / result.Messages);
     }
 
-    private static object[] Row(LoadResult result, double bytesPerMessage) =>
-    [
-        result.Settings.Describe(),
-        result.MessagesPerSecond,
-        result.MegabytesPerSecond,
-        result.P50Microseconds,
-        result.P99Microseconds,
-        result.P999Microseconds,
-        bytesPerMessage,
-        result.Errors,
-    ];
-
-    private static void WriteReport(string directory, ReportTable table, IReadOnlyList<LoadResult> results)
+    private static Report Report(BenchSettings settings, MachineSnapshot machine, IReadOnlyList<List<CellRun>> cells)
     {
-        var labels = results.Select(r => r.Settings.Describe()).ToArray();
-        JsonReportWriter.Write(Path.Combine(directory, "results.json"), [table]);
-        HtmlReportWriter.Write(
-            Path.Combine(directory, "index.html"),
+        var labels = cells.Select(runs => runs[0].Result.Settings.Describe()).ToArray();
+        Spread Of(List<CellRun> runs, Func<CellRun, double> value) => Spread.Of([.. runs.Select(value)]);
+        ChartSeries Series(string name, Func<CellRun, double> value) => new(name, [.. cells.Select(runs => Of(runs, value))]);
+        var table = new ReportTable(
+            "Berth framed echo over loopback (in-process server)",
+            Columns,
+            [
+                .. cells.Select(runs => new object[]
+                {
+                    runs[0].Result.Settings.Describe(),
+                    Of(runs, r => r.Result.MessagesPerSecond),
+                    Of(runs, r => r.Result.MegabytesPerSecond),
+                    Of(runs, r => r.Result.P50Microseconds),
+                    Of(runs, r => r.Result.P99Microseconds),
+                    Of(runs, r => r.Result.P999Microseconds),
+                    Of(runs, r => r.BytesPerMessage),
+                    runs.Sum(r => r.Result.Errors),
+                }),
+            ]);
+        var repeats = settings.Repeat == 1 ? "one run per cell" : $"median of {settings.Repeat} runs per cell, bars show min-max";
+        return new Report(
             "Berth bench",
-            "An echo server and the load client in one process, over loopback. Each connection keeps up to 16 frames "
+            $"An echo server and the load client in one process, over loopback; {repeats}. Each connection keeps up to 16 frames "
                 + "(at most 256 KiB) in flight. alloc B/msg is the process's allocated bytes over the measurement window "
                 + "per message; the load client allocates nothing per message, so it bounds what the server allocates.",
+            settings.Command,
+            machine,
             [table],
             [
-                new BarChart("Throughput", "msg/s", labels, [.. results.Select(r => r.MessagesPerSecond)]),
-                new BarChart("Round-trip time, p99", "µs", labels, [.. results.Select(r => r.P99Microseconds)]),
-                new BarChart("Round-trip time, p50", "µs", labels, [.. results.Select(r => r.P50Microseconds)]),
+                new BarChart("Round-trip time: p50, p99, p99.9", "µs", labels, [Series("p50", r => r.Result.P50Microseconds), Series("p99", r => r.Result.P99Microseconds), Series("p99.9", r => r.Result.P999Microseconds)], Logarithmic: true),
+                new BarChart("Throughput", "msg/s", labels, [Series("msg/s", r => r.Result.MessagesPerSecond)]),
+                new BarChart("Throughput in bytes", "MB/s", labels, [Series("MB/s", r => r.Result.MegabytesPerSecond)]),
+                new BarChart("Allocated per message (whole process)", "B/msg", labels, [Series("alloc B/msg", r => r.BytesPerMessage)]),
             ]);
-        Console.WriteLine($"report: {Path.GetFullPath(Path.Combine(directory, "index.html"))}");
     }
+
+    private sealed record CellRun(LoadResult Result, double BytesPerMessage);
 }

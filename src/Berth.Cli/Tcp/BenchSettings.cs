@@ -1,4 +1,4 @@
 namespace Berth.Cli.Tcp;
 
-/// <summary>What <c>berth bench</c> was asked for, checked: outputs are known to be writable.</summary>
-internal sealed record BenchSettings(TimeSpan Warmup, TimeSpan Duration, string OutDirectory, string? JsonPath, string Command);
+/// <summary>What <c>berth bench</c> was asked for, checked: outputs are known to be writable; each cell runs <see cref="Repeat"/> times.</summary>
+internal sealed record BenchSettings(TimeSpan Warmup, TimeSpan Duration, int Repeat, string OutDirectory, string? JsonPath, string Command);

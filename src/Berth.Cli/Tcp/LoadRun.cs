@@ -6,8 +6,21 @@ namespace Berth.Cli.Tcp;
 /// <summary>Runs one load, prints its table and each error by name, and exits with 1 unless every connection echoed without error.</summary>
 internal static class LoadRun
 {
+    private static readonly ReportColumn[] Columns =
+    [
+        new("workload", "workload"),
+        new("messagesPerSecond", "msg/s"),
+        new("megabytesPerSecond", "MB/s"),
+        new("p50Microseconds", "p50 µs"),
+        new("p99Microseconds", "p99 µs"),
+        new("p999Microseconds", "p99.9 µs"),
+        new("maxMicroseconds", "max µs"),
+        new("errors", "errors"),
+    ];
+
     public static async Task<int> RunAsync(LoadRequest request)
     {
+        var machine = MachineSnapshot.Take();
         using var signals = new StopSignals();
         var runner = new LoadRunner(request.Load);
         LoadResult result;
@@ -24,19 +37,14 @@ internal static class LoadRun
             return ExitCode.Failed;
         }
 
-        var table = new ReportTable(
-            $"Framed echo load against {request.Load.Host}:{request.Load.Port}",
-            request.Command,
-            MachineDescription.Current,
-            ["workload", "msg/s", "MB/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors"],
-            [Row(result)]);
+        var table = new ReportTable($"Framed echo load against {request.Load.Host}:{request.Load.Port}", Columns, [Row(result)]);
         TextTableWriter.Write(Console.Out, table);
         if (request.JsonPath is not null)
         {
-            JsonReportWriter.Write(request.JsonPath, [table]);
+            JsonReportWriter.Write(request.JsonPath, new Report("berth load", string.Empty, request.Command, machine, [table], []));
         }
 
-        foreach (var (reason, count) in runner.Progress.ErrorsByReason())
+        foreach (var (reason, count) in result.ErrorsByReason)
         {
             Console.Error.WriteLine($"berth load: {count} connection(s): {reason}");
         }

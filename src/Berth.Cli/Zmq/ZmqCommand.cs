@@ -27,10 +27,15 @@ internal static class ZmqCommand
     private static Command Bench()
     {
         var quick = OptionValues.Flag("--quick", "Fewer messages and one run per cell, for a first look.");
+        var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-zmq-report", "DIR");
         var json = OptionValues.OptionalText("--json", "Also write the result tables to this JSON file.", "FILE");
-        var command = new Command("bench", "PUSH/PULL throughput per size and send strategy and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq.") { quick, json };
+        var command = new Command("bench", "PUSH/PULL throughput per size and send strategy and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq.") { quick, outDirectory, json };
         command.SetRun(
-            parsed => new ZmqBenchSettings(parsed.GetValue(quick), OutputFiles.CheckFile(parsed.GetValue(json)), CommandText.Of(parsed)),
+            parsed => new ZmqBenchSettings(
+                parsed.GetValue(quick),
+                OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
+                OutputFiles.CheckFile(parsed.GetValue(json)),
+                CommandText.Of(parsed)),
             settings => Task.FromResult(ZmqBenchmark.Run(settings)));
         return command;
     }

@@ -188,21 +188,41 @@ public sealed class CommandLineTests
         {
             var json = Path.Combine(directory.FullName, "tables.json");
             var report = Path.Combine(directory.FullName, "report");
-            var (exit, output, error) = await RunAsync(["bench", "--duration", "0.2", "--warmup", "0.1", "--out", report, "--json", json]);
+            var (exit, output, error) = await RunAsync(["bench", "--duration", "0.2", "--warmup", "0.1", "--repeat", "2", "--out", report, "--json", json]);
             Assert.True(exit == 0, error + output);
             Assert.Contains("pooled buffers outstanding after stop: 0", output);
-            Assert.True(File.Exists(Path.Combine(report, "index.html")));
-            Assert.Contains("<svg", File.ReadAllText(Path.Combine(report, "index.html")));
+
+            var html = File.ReadAllText(Path.Combine(report, "index.html"));
+            Assert.Contains("(log scale)", html);
+            Assert.Contains("<svg", html);
+            Assert.Contains("load average", html);
+            Assert.Contains(DateTime.UtcNow.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture), html);
+            Assert.Contains("<code>berth bench --duration 0.2 --warmup 0.1 --repeat 2 --out ", html);
+            Assert.Contains("MB/s", html);
+            Assert.Contains("Allocated per message", html);
+            Assert.DoesNotContain("http://", html.Replace("http://www.w3.org/2000/svg", string.Empty, StringComparison.Ordinal));
+            Assert.DoesNotContain("https://", html);
+            Assert.DoesNotContain("<script", html);
 
             using var tables = JsonDocument.Parse(File.ReadAllText(json));
             var table = Assert.Single(tables.RootElement.EnumerateArray());
             Assert.Equal(8, table.GetProperty("rows").GetArrayLength());
-            foreach (var name in new[] { "title", "command", "machine", "columns" })
+            foreach (var name in new[] { "title", "command", "machine", "date", "columns" })
             {
                 Assert.True(table.TryGetProperty(name, out _), name);
             }
 
+            Assert.False(table.GetProperty("command").GetString()!.EndsWith(' '));
             Assert.All(table.GetProperty("rows").EnumerateArray(), row => Assert.True(row[1].GetDouble() > 0));
+            Assert.All(table.GetProperty("results").EnumerateArray(), result =>
+            {
+                Assert.Contains(" conn", result.GetProperty("workload").GetString());
+                var rate = result.GetProperty("messagesPerSecond");
+                Assert.True(rate.GetProperty("min").GetDouble() <= rate.GetProperty("median").GetDouble());
+                Assert.True(rate.GetProperty("median").GetDouble() <= rate.GetProperty("max").GetDouble());
+                Assert.True(result.GetProperty("p99Microseconds").GetProperty("median").GetDouble() > 0);
+                Assert.Equal(0, result.GetProperty("errors").GetInt64());
+            });
         }
         finally
         {
