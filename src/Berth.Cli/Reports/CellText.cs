@@ -15,6 +15,10 @@ internal static class CellText
         _ => cell.ToString() ?? string.Empty,
     };
 
-    public static string Number(double value) =>
-        value.ToString(Math.Abs(value) >= 100 ? "N0" : "0.##", CultureInfo.InvariantCulture);
+    public static string Number(double value) => Math.Abs(value) switch
+    {
+        >= 100 => value.ToString("N0", CultureInfo.InvariantCulture),
+        >= 1 => value.ToString("0.##", CultureInfo.InvariantCulture),
+        _ => value.ToString("0.###", CultureInfo.InvariantCulture),
+    };
 }

@@ -26,7 +26,7 @@ internal static class HtmlReportWriter
             .Append(Encode(report.Title))
             .Append("</title><style>body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1000px}")
             .Append("table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}")
-            .Append("td{white-space:nowrap}.range{font-size:80%;color:#777}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
+            .Append("td{white-space:nowrap}.range{font-size:80%;color:#777}th{background:#f3f3f3}td:first-child,th:first-child,td.text{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
             .Append("dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{color:#666}dd{margin:0}")
             .Append(".warning{background:#fff4e0;border-left:4px solid #e08a2c;padding:6px 12px;margin:6px 0}")
             .Append("svg text{font-family:system-ui,sans-serif}</style></head><body><h1>").Append(Encode(report.Title)).Append("</h1>")
@@ -68,7 +68,7 @@ internal static class HtmlReportWriter
             html.Append("<tr>");
             foreach (var cell in row)
             {
-                html.Append("<td>");
+                html.Append(cell is string ? "<td class=\"text\">" : "<td>");
                 if (cell is Spread { IsSingle: false } spread)
                 {
                     // The median reads first; the range sits under it, smaller, so columns stay narrow.

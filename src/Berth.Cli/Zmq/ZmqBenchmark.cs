@@ -124,7 +124,7 @@ internal static class ZmqBenchmark
                 new BarChart("REQ/REP round-trip time: p50, p99", "µs", [.. latency.Select(Label)], [Series(latency, 2, "p50"), Series(latency, 3, "p99")], Logarithmic: true),
                 new BarChart("PUSH/PULL throughput", "msg/s", [.. throughput.Select(Label)], [Series(throughput, 2, "msg/s")], Logarithmic: true),
                 new BarChart("PUSH/PULL throughput in bytes", "MB/s", [.. throughput.Select(Label)], [Series(throughput, 3, "MB/s")], Logarithmic: true),
-                new BarChart("Allocated per message (whole process; C not measured)", "B/msg", [.. throughput.Where(r => r[5] is double).Select(Label)], [Series([.. throughput.Where(r => r[5] is double)], 5, "alloc B/msg")]),
+                new BarChart("Allocated per message (whole process; C not measured)", "B/msg", [.. throughput.Where(r => r[5] is double).Select(Label)], [Series([.. throughput.Where(r => r[5] is double)], 5, "alloc B/msg")], Logarithmic: true),
             ]);
     }
 
