@@ -1,67 +1,115 @@
+using System.CommandLine;
+using System.CommandLine.Help;
+using System.CommandLine.Invocation;
 using System.Reflection;
 
 namespace Berth.Cli;
 
-/// <summary>Dispatches <c>berth COMMAND ...</c> and turns every expected failure into one line and a non-zero exit code.</summary>
+/// <summary>
+/// The <c>berth</c> command line: every command is registered in <see cref="Commands"/>; parsing, help, suggestions
+/// and exit codes are the same for all of them.
+/// </summary>
 internal static class CommandLine
 {
-    private static readonly (string Name, string Summary, Func<string[], Task<int>> Run)[] Commands =
+    public const string ExitCodes = "Exit codes: 0 done, 1 failed at run time (or interrupted), 2 bad usage (nothing was run).";
+
+    /// <summary>The version from the assembly's informational version (the package version and its commit).</summary>
+    public static string Version { get; } =
+        typeof(CommandLine).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown";
+
+    /// <summary>Every command, in the order help lists them. A new command is one line here.</summary>
+    private static IEnumerable<Command> Commands() =>
     [
-        ("bench", Tcp.BenchCommand.Summary, Tcp.BenchCommand.RunAsync),
-        ("serve", Tcp.ServeCommand.Summary, Tcp.ServeCommand.RunAsync),
-        ("load", Tcp.LoadCommand.Summary, Tcp.LoadCommand.RunAsync),
-        ("soak", Soak.SoakCommand.Summary, Soak.SoakCommand.RunAsync),
-        ("zmq", "ZeroMQ echo server and benchmark", ZmqCommand.RunAsync),
+        Tcp.BenchCommand.Create(),
+        Tcp.ServeCommand.Create(),
+        Tcp.LoadCommand.Create(),
+        Soak.SoakCommand.Create(),
+        Zmq.ZmqCommand.Create(),
     ];
 
     public static async Task<int> RunAsync(string[] args)
     {
-        if (args is ["--version"])
+        var parsed = Build().Parse(args);
+        if (parsed.Action is ParseErrorAction errors)
         {
-            Console.WriteLine(typeof(CommandLine).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion);
-            return 0;
+            // The library's messages and typo suggestions, all on standard error, without the full help.
+            errors.ShowHelp = false;
+            parsed.Invoke(new InvocationConfiguration { Output = Console.Error, Error = Console.Error });
+            Console.Error.WriteLine($"Run '{CommandPath(parsed.CommandResult.Command)} --help' for usage.");
+            return ExitCode.Usage;
         }
 
-        if (args.Length == 0 || args[0] is "-h" or "--help" or "help")
+        return await parsed.InvokeAsync(new InvocationConfiguration
         {
-            PrintUsage();
-            return args.Length == 0 ? 2 : 0;
+            Output = Console.Out,
+            Error = Console.Error,
+            EnableDefaultExceptionHandler = false,
+
+            // Each command handles its own signals (StopSignals): bench writes a partial report, serve drains.
+            ProcessTerminationTimeout = null,
+        });
+    }
+
+    /// <summary>The whole command tree, also for tests that walk it.</summary>
+    public static Command Build()
+    {
+        // A plain command named "berth" rather than RootCommand, whose name would be the assembly's (Berth.Cli).
+        var root = new Command("berth", $"Berth: framed TCP and ZeroMQ messaging, measured. {ExitCodes}")
+        {
+            new HelpOption(),
+            new VersionOption { Action = new PrintVersion() },
+        };
+        foreach (var command in Commands())
+        {
+            root.Add(command);
         }
 
-        foreach (var command in Commands)
-        {
-            if (command.Name != args[0])
-            {
-                continue;
-            }
+        return root;
+    }
 
+    /// <summary>
+    /// Wraps a command's work so that every expected failure is one line on standard error with the command's name:
+    /// <see cref="UsageException"/> exits with 2, anything else with 1.
+    /// </summary>
+    public static void SetRun<TSettings>(this Command command, Func<ParseResult, TSettings> settings, Func<TSettings, Task<int>> run) =>
+        command.SetAction(async parsed =>
+        {
             try
             {
-                return await command.Run(args[1..]);
+                return await run(settings(parsed));
             }
             catch (UsageException e)
             {
-                Console.Error.WriteLine($"berth {command.Name}: {e.Message}");
-                return 2;
+                await Console.Error.WriteLineAsync($"{CommandPath(command)}: {e.Message}");
+                return ExitCode.Usage;
             }
             catch (Exception e) when (e is not OutOfMemoryException)
             {
-                Console.Error.WriteLine($"berth {command.Name}: {e.Message}");
-                return 1;
+                await Console.Error.WriteLineAsync($"{CommandPath(command)}: {e.Message}");
+                return ExitCode.Failed;
             }
+        });
+
+    private static string CommandPath(Command command)
+    {
+        var names = new List<string>();
+        for (Command? current = command; current is not null; current = current.Parents.OfType<Command>().FirstOrDefault())
+        {
+            names.Add(current.Name);
         }
 
-        Console.Error.WriteLine($"berth: unknown command '{args[0]}' (try 'berth --help')");
-        return 2;
+        names.Reverse();
+        return string.Join(' ', names);
     }
 
-    private static void PrintUsage()
+    private sealed class PrintVersion : SynchronousCommandLineAction
     {
-        Console.WriteLine("usage: berth COMMAND [options]");
-        Console.WriteLine();
-        foreach (var command in Commands)
+        public override bool ClearsParseErrors => true;
+
+        public override int Invoke(ParseResult parseResult)
         {
-            Console.WriteLine($"  {command.Name,-8} {command.Summary}");
+            parseResult.InvocationConfiguration.Output.WriteLine(Version);
+            return ExitCode.Done;
         }
     }
 }

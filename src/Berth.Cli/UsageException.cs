@@ -1,4 +1,4 @@
 namespace Berth.Cli;
 
-/// <summary>A bad option or argument: reported as one line with exit code 2.</summary>
+/// <summary>A bad option or argument found before any work started: reported as one line with <see cref="ExitCode.Usage"/>.</summary>
 internal sealed class UsageException(string message) : Exception(message);

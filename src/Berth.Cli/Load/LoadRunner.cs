@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Net.Sockets;
 
 namespace Berth.Cli.Load;
@@ -11,6 +12,9 @@ internal sealed class LoadRunner(LoadSettings settings)
 {
     private const int ConnectsInParallel = 100;
 
+    /// <summary>A connection with frames pending and no echo for this long, or none in the whole run, counts as an error.</summary>
+    private static readonly TimeSpan NoEchoLimit = TimeSpan.FromSeconds(5);
+
     public Action? MeasurementStarting { get; init; }
 
     public Action? MeasurementEnded { get; init; }
@@ -23,6 +27,7 @@ internal sealed class LoadRunner(LoadSettings settings)
         var window = new LoadWindow();
         var workers = new LoadWorker[sockets.Length];
         var running = new Task[sockets.Length];
+        long ended;
         try
         {
             for (var i = 0; i < sockets.Length; i++)
@@ -46,6 +51,8 @@ internal sealed class LoadRunner(LoadSettings settings)
                 window.End();
             }
 
+            ended = Stopwatch.GetTimestamp();
+
             // Workers blocked on a receive that will never complete end when their socket closes.
             await Task.WhenAny(Task.WhenAll(running), Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None));
             foreach (var socket in sockets)
@@ -56,16 +63,22 @@ internal sealed class LoadRunner(LoadSettings settings)
             await Task.WhenAll(running);
         }
 
-        var latency = new LatencyHistogram();
+        var latency = LatencyRecording.Create();
         long messages = 0, bytes = 0;
         foreach (var worker in workers)
         {
+            var silence = Stopwatch.GetElapsedTime(worker.LastEcho, ended);
+            if (!worker.Failed && worker.Pending > 0 && (silence >= NoEchoLimit || !worker.Echoed))
+            {
+                Progress.Failed($"no echo within {silence.TotalSeconds:0.#} s");
+            }
+
             latency.Add(worker.Latency);
             messages += worker.Messages;
             bytes += worker.Bytes;
         }
 
-        return new LoadResult(settings, messages, bytes, Progress.Errors, window.Measured, latency);
+        return new LoadResult(settings, messages, bytes, Progress.Errors, window.Measured, latency, Progress.ErrorsByReason());
     }
 
     private async Task<Socket[]> ConnectAllAsync(CancellationToken cancellationToken)

@@ -23,4 +23,12 @@ internal sealed record LoadSettings
     public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(1);
 
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>A short label for tables and charts, such as "64 B x 100 conn, pipeline 16".</summary>
+    public string Describe()
+    {
+        var size = SizeMin == SizeMax ? $"{SizeMin} B" : $"{SizeMin}-{SizeMax} B";
+        var pace = Rate > 0 ? $"{Rate:0.##} req/s each" : $"pipeline {Pipeline}";
+        return $"{size} x {Connections} conn, {pace}";
+    }
 }

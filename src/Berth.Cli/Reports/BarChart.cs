@@ -1,4 +1,10 @@
 namespace Berth.Cli.Reports;
 
-/// <summary>A horizontal bar chart of one numeric column of a table, labelled by other columns.</summary>
-internal sealed record BarChart(string Title, string Unit, string[] Labels, double[] Values);
+/// <summary>One named set of bars in a chart, one value per label (a p99 beside a p50, say).</summary>
+internal sealed record ChartSeries(string Name, IReadOnlyList<Spread> Values);
+
+/// <summary>
+/// A horizontal bar chart: one group of bars per label, one bar per series, each with its min-max whisker when the
+/// value was measured more than once. Latencies use a logarithmic axis so a p99 does not flatten the p50 beside it.
+/// </summary>
+internal sealed record BarChart(string Title, string Unit, IReadOnlyList<string> Labels, IReadOnlyList<ChartSeries> Series, bool Logarithmic = false);

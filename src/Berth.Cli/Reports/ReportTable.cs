@@ -1,7 +1,7 @@
 namespace Berth.Cli.Reports;
 
 /// <summary>
-/// One measured table as the report tooling reads it: what was measured, the command that measured it, the machine,
-/// and the rows. Cells are strings or numbers.
+/// One measured table: what was measured and the rows. Cells are strings, whole numbers, numbers or
+/// <see cref="Spread"/>s (a value over repeated runs).
 /// </summary>
-internal sealed record ReportTable(string Title, string Command, string Machine, string[] Columns, object[][] Rows);
+internal sealed record ReportTable(string Title, IReadOnlyList<ReportColumn> Columns, IReadOnlyList<object[]> Rows);

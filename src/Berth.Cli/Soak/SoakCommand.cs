@@ -1,27 +1,41 @@
+using System.CommandLine;
+using System.Globalization;
+
 namespace Berth.Cli.Soak;
 
-/// <summary><c>berth soak</c>: parses its options into <see cref="SoakSettings"/> and runs <see cref="SoakRunner"/>.</summary>
+/// <summary><c>berth soak</c>: its options and how they map onto <see cref="SoakSettings"/>.</summary>
 internal static class SoakCommand
 {
-    public const string Summary = "soak test: berth soak [--duration 10m] [--connections 50] [--rate 100] [--no-hostile] [--churn-rounds 0] [--resets-per-round 200000] [--shared-pool] [--max-growth 1.2] [--output artifacts/soak]";
-
-    public static async Task<int> RunAsync(string[] args)
+    public static Command Create()
     {
-        var options = new Options(args, "no-hostile", "shared-pool");
-        var settings = new SoakSettings
+        var duration = OptionValues.Text("--duration", "How long the mixed load runs: 90, 90s, 10m or 1h.", "10m", "DURATION");
+        var connections = OptionValues.Int("--connections", "Echo connections kept open for the whole run.", 50, 1, 5_000);
+        var rate = OptionValues.Double("--rate", "Frames per second each echo connection sends.", 100, 1, 100_000, "PER_SECOND");
+        var noHostile = OptionValues.Flag("--no-hostile", "Run the load and churn without the hostile peers.");
+        var churnRounds = OptionValues.Int("--churn-rounds", "Rounds of pure connect-and-reset churn after the mixed load (0: none).", 0, 0, 1_000);
+        var resetsPerRound = OptionValues.Int("--resets-per-round", "Connect-and-reset connections in one churn round.", 200_000, 1);
+        var sharedPool = OptionValues.Flag("--shared-pool", "Serve from ArrayPool.Shared instead of the default pool, to compare what each keeps.");
+        var maxGrowth = OptionValues.Double("--max-growth", "Fail when RSS at the end exceeds this multiple of RSS after warm-up.", 1.2, 1, 100, "FACTOR");
+        var output = OptionValues.Text("--output", "Folder for soak.json and soak.html.", "artifacts/soak", "DIR");
+        var command = new Command("soak", "Echo load with connection churn and hostile peers against an in-process server; records memory, handles, threads, throughput and a witness's p99 each second; exits 1 if memory grows after warm-up or a witness frame is lost.")
         {
-            Duration = ParseDuration(options.String("duration", "10m")),
-            Connections = options.Int("connections", 50, 1, 5_000),
-            Rate = options.Double("rate", 100, 1, 100_000),
-            Hostile = !options.Flag("no-hostile"),
-            ChurnRounds = options.Int("churn-rounds", 0, 0, 1_000),
-            ResetsPerRound = options.Int("resets-per-round", 200_000, 1),
-            SharedArrayPool = options.Flag("shared-pool"),
-            MaxGrowth = options.Double("max-growth", 1.2, 1, 100),
-            Output = options.String("output", "artifacts/soak"),
+            duration, connections, rate, noHostile, churnRounds, resetsPerRound, sharedPool, maxGrowth, output,
         };
-        options.RejectUnknown();
-        return await RunAsync(settings, CancellationToken.None);
+        command.SetRun(
+            parsed => new SoakSettings
+            {
+                Duration = ParseDuration(parsed.GetValue(duration)!),
+                Connections = parsed.GetValue(connections),
+                Rate = parsed.GetValue(rate),
+                Hostile = !parsed.GetValue(noHostile),
+                ChurnRounds = parsed.GetValue(churnRounds),
+                ResetsPerRound = parsed.GetValue(resetsPerRound),
+                SharedArrayPool = parsed.GetValue(sharedPool),
+                MaxGrowth = parsed.GetValue(maxGrowth),
+                Output = OutputFiles.CheckFolder(parsed.GetValue(output)!, "--output"),
+            },
+            settings => RunAsync(settings, CancellationToken.None));
+        return command;
     }
 
     /// <summary>Runs a soak, writes soak.json and soak.html, prints the verdict; 0 when it passed, 1 when it did not.</summary>
@@ -40,15 +54,15 @@ internal static class SoakCommand
             Console.WriteLine($"FAILED: {failure}");
         }
 
-        return verdict.Passed ? 0 : 1;
+        return verdict.Passed ? ExitCode.Done : ExitCode.Failed;
     }
 
     /// <summary>Reads 90, 90s, 15m or 1h.</summary>
     private static TimeSpan ParseDuration(string text)
     {
-        var unit = text[^1];
-        var number = char.IsDigit(unit) ? text : text[..^1];
-        if (!double.TryParse(number, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var value) || value <= 0)
+        var unit = text.Length > 0 ? text[^1] : ' ';
+        var number = char.IsDigit(unit) ? text : text[..^Math.Min(1, text.Length)];
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || value <= 0)
         {
             throw new UsageException($"option '--duration' must be like 90s, 10m or 1h, not '{text}'");
         }

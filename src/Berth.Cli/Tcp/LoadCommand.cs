@@ -1,83 +1,60 @@
+using System.CommandLine;
 using Berth.Cli.Load;
-using Berth.Cli.Reports;
 
 namespace Berth.Cli.Tcp;
 
-/// <summary><c>berth load</c>: framed echo load against any Berth-format server, with an RTT histogram.</summary>
+/// <summary><c>berth load</c>: its options and how they map onto <see cref="LoadSettings"/>.</summary>
 internal static class LoadCommand
 {
-    public const string Summary = "load generator: berth load --port P [--host H] [--connections 50] [--size 64 | --size-min A --size-max B] [--duration 10] [--pipeline 16] [--rate PER-CONNECTION/s] [--json FILE]";
+    private const int MaxSize = 16 * 1024 * 1024;
 
-    public static readonly string[] Columns = ["workload", "msg/s", "MB/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs", "errors"];
-
-    public static async Task<int> RunAsync(string[] args)
+    public static Command Create()
     {
-        var options = new Options(args);
-        var host = options.String("host", "127.0.0.1");
-        var port = options.Int("port", 0, 1, 65535);
-        if (port == 0)
+        var host = OptionValues.Text("--host", "Server address or name.", "127.0.0.1", "HOST");
+        var port = OptionValues.Int("--port", "Server port.", 0, 1, 65535);
+        port.DefaultValueFactory = null;
+        port.Required = true;
+        var connections = OptionValues.Int("--connections", "Connections, each with its own socket.", 50, 1, 100_000);
+        var size = OptionValues.Int("--size", "Body size of every frame, in bytes.", 64, 0, MaxSize);
+        var sizeMin = OptionValues.OptionalInt("--size-min", "Smallest body when sizes vary (default: --size).", 0, MaxSize);
+        var sizeMax = OptionValues.OptionalInt("--size-max", "Largest body when sizes vary (default: --size).", 0, MaxSize);
+        var pipeline = OptionValues.Int("--pipeline", "Frames each connection keeps in flight; with --rate, the most it lets pile up.", 16, 1, 4096);
+        var rate = OptionValues.Double("--rate", "Requests per second per connection on a fixed schedule (0: as fast as echoes return). Latency is timed from when each send was due.", 0, 0, 1e6, "PER-SECOND");
+        var warmup = OptionValues.Double("--warmup", "Seconds run before measuring.", 1, 0, 3600, "SECONDS");
+        var duration = OptionValues.Double("--duration", "Seconds measured.", 10, 0.1, 86_400, "SECONDS");
+        var json = OptionValues.OptionalText("--json", "Also write the result table to this JSON file.", "FILE");
+        var command = new Command("load", "Framed echo load against any Berth-format server, with a latency histogram. Exits with 1 when nothing was echoed or any connection failed, naming each error.")
         {
-            throw new UsageException("option '--port' is required");
-        }
-
-        var size = options.Int("size", 64, 0, 16 * 1024 * 1024);
-        var settings = new LoadSettings
-        {
-            Host = host,
-            Port = port,
-            Connections = options.Int("connections", 50, 1, 100_000),
-            SizeMin = options.Int("size-min", size, 0, 16 * 1024 * 1024),
-            SizeMax = options.Int("size-max", size, 0, 16 * 1024 * 1024),
-            Pipeline = options.Int("pipeline", 16, 1, 4096),
-            Rate = options.Double("rate", 0, 0, 1e6),
-            Warmup = TimeSpan.FromSeconds(options.Double("warmup", 1, 0, 3600)),
-            Duration = TimeSpan.FromSeconds(options.Double("duration", 10, 0.1, 86_400)),
+            host, port, connections, size, sizeMin, sizeMax, pipeline, rate, warmup, duration, json,
         };
-        var jsonPath = options.String("json", string.Empty);
-        options.RejectUnknown();
-        if (settings.SizeMin > settings.SizeMax)
+        command.Validators.Add(result =>
         {
-            throw new UsageException("'--size-min' must not exceed '--size-max'");
-        }
-
-        var runner = new LoadRunner(settings);
-        LoadResult result;
-        await using (new ProgressLine(Describe(settings), runner.Progress))
-        {
-            result = await runner.RunAsync(CancellationToken.None);
-        }
-
-        var table = new ReportTable(
-            $"Framed echo load against {host}:{port}",
-            "berth load " + string.Join(' ', args),
-            MachineDescription.Current,
-            Columns,
-            [Row(result)]);
-        TextTableWriter.Write(Console.Out, table);
-        if (jsonPath.Length > 0)
-        {
-            JsonReportWriter.Write(jsonPath, [table]);
-        }
-
-        return result.Errors == 0 ? 0 : 1;
+            var fixedSize = result.GetValue(size);
+            if ((result.GetValue(sizeMin) ?? fixedSize) > (result.GetValue(sizeMax) ?? fixedSize))
+            {
+                result.AddError("'--size-min' must not exceed '--size-max'");
+            }
+        });
+        command.SetRun(
+            parsed =>
+            {
+                var endPoint = EndPoints.Resolve(parsed.GetValue(host)!, parsed.GetRequiredValue(port));
+                var fixedSize = parsed.GetValue(size);
+                var settings = new LoadSettings
+                {
+                    Host = endPoint.Address.ToString(),
+                    Port = endPoint.Port,
+                    Connections = parsed.GetValue(connections),
+                    SizeMin = parsed.GetValue(sizeMin) ?? fixedSize,
+                    SizeMax = parsed.GetValue(sizeMax) ?? fixedSize,
+                    Pipeline = parsed.GetValue(pipeline),
+                    Rate = parsed.GetValue(rate),
+                    Warmup = TimeSpan.FromSeconds(parsed.GetValue(warmup)),
+                    Duration = TimeSpan.FromSeconds(parsed.GetValue(duration)),
+                };
+                return new LoadRequest(settings, OutputFiles.CheckFile(parsed.GetValue(json)), CommandText.Of(parsed));
+            },
+            LoadRun.RunAsync);
+        return command;
     }
-
-    public static string Describe(LoadSettings settings)
-    {
-        var size = settings.SizeMin == settings.SizeMax ? $"{settings.SizeMin} B" : $"{settings.SizeMin}-{settings.SizeMax} B";
-        var pace = settings.Rate > 0 ? $"{settings.Rate:0.##} req/s each" : $"pipeline {settings.Pipeline}";
-        return $"{size} x {settings.Connections} conn, {pace}";
-    }
-
-    public static object[] Row(LoadResult result) =>
-    [
-        Describe(result.Settings),
-        result.MessagesPerSecond,
-        result.MegabytesPerSecond,
-        result.P50Microseconds,
-        result.P99Microseconds,
-        result.P999Microseconds,
-        result.Latency.Max / 1e3,
-        result.Errors,
-    ];
 }

@@ -1,57 +1,31 @@
-using System.Net.Sockets;
-using System.Runtime.InteropServices;
+using System.CommandLine;
 using Berth.Framing;
-using Berth.Tcp;
 
 namespace Berth.Cli.Tcp;
 
-/// <summary><c>berth serve</c>: an echo server in the default wire format until SIGINT or SIGTERM.</summary>
+/// <summary><c>berth serve</c>: its options and how they map onto <see cref="ServeSettings"/>.</summary>
 internal static class ServeCommand
 {
-    public const string Summary = "echo server: berth serve [--host 127.0.0.1] [--port 7000] [--max-frame 1048576] [--max-connections N] [--idle-timeout 120] [--frame-timeout 10] (timeouts in seconds, 0 = none)";
-
-    public static async Task<int> RunAsync(string[] args)
+    public static Command Create()
     {
-        var options = new Options(args);
-        var host = options.String("host", "127.0.0.1");
-        var port = options.Int("port", 7000, 0, 65535);
-        var maxFrame = options.Int("max-frame", LengthFieldFormat.DefaultMaxBodyLength, 0, int.MaxValue - 4);
-        var maxConnections = options.Int("max-connections", 10_000, 1);
-        var idleSeconds = options.Double("idle-timeout", 120, 0, 86_400);
-        var frameSeconds = options.Double("frame-timeout", 10, 0, 86_400);
-        options.RejectUnknown();
-
-        var serverOptions = new TcpServerOptions
+        var host = OptionValues.Text("--host", "Address or name to listen on.", "127.0.0.1", "HOST");
+        var port = OptionValues.Int("--port", "Port to listen on; 0 picks a free one (printed in the 'listening on' line).", 7000, 0, 65535);
+        var maxFrame = OptionValues.Int("--max-frame", "Largest frame body accepted, in bytes; a larger one closes that connection.", LengthFieldFormat.DefaultMaxBodyLength, 0, int.MaxValue - 4);
+        var maxConnections = OptionValues.Int("--max-connections", "Connections served at once; more are refused.", 10_000, 1);
+        var idleTimeout = OptionValues.Double("--idle-timeout", "Close a connection silent for this long; 0 never does.", 0, 0, 86_400, "SECONDS");
+        var shutdownTimeout = OptionValues.Double("--shutdown-timeout", "On the first Ctrl-C or SIGTERM, how long connections get to flush before they are aborted; a second signal aborts at once.", 5, 0, 86_400, "SECONDS");
+        var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
-            EndPoint = EndPoints.Resolve(host, port),
-            Format = LengthFieldFormat.Berth.WithMaxBodyLength(maxFrame),
-            MaxConnections = maxConnections,
-            IdleTimeout = idleSeconds > 0 ? TimeSpan.FromSeconds(idleSeconds) : null,
-            FrameTimeout = frameSeconds > 0 ? TimeSpan.FromSeconds(frameSeconds) : null,
+            host, port, maxFrame, maxConnections, idleTimeout, shutdownTimeout,
         };
-        await using var server = new TcpServer(serverOptions, new EchoHandler());
-        try
-        {
-            server.Start();
-        }
-        catch (SocketException e)
-        {
-            throw new IOException($"cannot listen on {host}:{port}: {e.Message}", e);
-        }
-
-        var stop = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-        using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
-        Console.WriteLine($"listening on {server.EndPoint.Address}:{server.EndPoint.Port}");
-        await stop.Task;
-        await server.StopAsync();
-        Console.WriteLine($"stopped; pooled buffers outstanding: {serverOptions.BufferPool.Outstanding}");
-        return 0;
-
-        void Stop(PosixSignalContext context)
-        {
-            context.Cancel = true;
-            stop.TrySetResult();
-        }
+        command.SetRun(
+            parsed => new ServeSettings(
+                EndPoints.Resolve(parsed.GetValue(host)!, parsed.GetValue(port)),
+                parsed.GetValue(maxFrame),
+                parsed.GetValue(maxConnections),
+                parsed.GetValue(idleTimeout) is > 0 and var seconds ? TimeSpan.FromSeconds(seconds) : null,
+                TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout))),
+            ServeRun.RunAsync);
+        return command;
     }
 }

@@ -1,24 +1,42 @@
-using Berth.Cli.Zmq;
+using System.CommandLine;
+using Berth.Zmq;
 
-namespace Berth.Cli;
+namespace Berth.Cli.Zmq;
 
-/// <summary><c>berth zmq echo|bench</c>: a ZeroMQ echo server and the ZeroMQ benchmark beside libzmq driven from C.</summary>
+/// <summary><c>berth zmq echo|bench</c>: their options and how they map onto <see cref="ZmqEchoSettings"/> and <see cref="ZmqBenchSettings"/>.</summary>
 internal static class ZmqCommand
 {
-    public static Task<int> RunAsync(string[] args)
+    public static Command Create() => new("zmq", "ZeroMQ echo server and benchmark (Berth.Zmq beside libzmq driven from C).")
     {
-        if (args.Length == 0 || args[0] is "-h" or "--help")
-        {
-            Console.WriteLine("usage: berth zmq echo --type rep|router --bind ENDPOINT");
-            Console.WriteLine("       berth zmq bench [--quick] [--json FILE]");
-            return Task.FromResult(args.Length == 0 ? 2 : 0);
-        }
+        Echo(),
+        Bench(),
+    };
 
-        return args[0] switch
-        {
-            "echo" => Task.FromResult(ZmqEchoServer.Run(args[1..])),
-            "bench" => Task.FromResult(ZmqBenchmark.Run(args[1..])),
-            _ => throw new UsageException($"unknown subcommand '{args[0]}' (echo or bench)"),
-        };
+    private static Command Echo()
+    {
+        var type = OptionValues.Text("--type", "Socket type: rep answers each request; router sends each message back to its sender.", "rep", "TYPE");
+        type.AcceptOnlyFromAmong("rep", "router");
+        var bind = OptionValues.Text("--bind", "Endpoint to bind.", "tcp://127.0.0.1:5555", "ENDPOINT");
+        var command = new Command("echo", "Echo every multipart message until Ctrl-C or SIGTERM; prints 'listening on ENDPOINT' when ready.") { type, bind };
+        command.SetRun(
+            parsed => new ZmqEchoSettings(parsed.GetValue(type) == "router" ? ZmqSocketType.Router : ZmqSocketType.Rep, parsed.GetValue(bind)!),
+            settings => Task.FromResult(ZmqEchoServer.Run(settings)));
+        return command;
+    }
+
+    private static Command Bench()
+    {
+        var quick = OptionValues.Flag("--quick", "Fewer messages and one run per cell, for a first look.");
+        var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-zmq-report", "DIR");
+        var json = OptionValues.OptionalText("--json", "Also write the result tables to this JSON file.", "FILE");
+        var command = new Command("bench", "PUSH/PULL throughput per size and send strategy and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq.") { quick, outDirectory, json };
+        command.SetRun(
+            parsed => new ZmqBenchSettings(
+                parsed.GetValue(quick),
+                OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
+                OutputFiles.CheckFile(parsed.GetValue(json)),
+                CommandText.Of(parsed)),
+            settings => Task.FromResult(ZmqBenchmark.Run(settings)));
+        return command;
     }
 }

@@ -9,22 +9,12 @@ namespace Berth.Cli.Zmq;
 /// </summary>
 internal static class ZmqEchoServer
 {
-    public static int Run(string[] args)
+    public static int Run(ZmqEchoSettings settings)
     {
-        var options = new Options(args);
-        var type = options.String("type", "rep") switch
-        {
-            "rep" => ZmqSocketType.Rep,
-            "router" => ZmqSocketType.Router,
-            var other => throw new UsageException($"option '--type' must be rep or router, not '{other}'"),
-        };
-        var endpoint = options.String("bind", "tcp://127.0.0.1:5555");
-        options.RejectUnknown();
-
         using var context = new ZmqContext();
-        using var socket = context.CreateSocket(type);
+        using var socket = context.CreateSocket(settings.Type);
         socket.Linger = TimeSpan.Zero;
-        socket.Bind(endpoint);
+        socket.Bind(settings.Bind);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
         Console.WriteLine($"listening on {socket.LastEndpoint}");

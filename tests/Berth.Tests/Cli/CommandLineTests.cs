@@ -13,16 +13,140 @@ public sealed class ConsoleCollection;
 public sealed class CommandLineTests
 {
     [Theory]
-    [InlineData("load --port 0", "'--port'")]
-    [InlineData("load --port 7000 --connections many", "'--connections'")]
-    [InlineData("serve --bogus 1", "unknown option '--bogus'")]
-    [InlineData("bench --duration", "needs a value")]
-    public async Task BadOptionsPrintOneLineAndExitWithTwo(string command, string expected)
+    [InlineData("load --port 0", "option '--port' must be a whole number from 1 to 65535, not '0'")]
+    [InlineData("load --port 7000 --connections many", "option '--connections' must be a whole number")]
+    [InlineData("load --connections 5", "Option '--port' is required")]
+    [InlineData("load --port 7000 --size-min 9 --size-max 8", "'--size-min' must not exceed '--size-max'")]
+    [InlineData("serve --bogus 1", "Unrecognized command or argument '--bogus'")]
+    [InlineData("bench --duration", "Required argument missing for option: '--duration'")]
+    [InlineData("bench --duration -1", "option '--duration' must be a number")]
+    [InlineData("zmq echo --type pub", "Argument 'pub' not recognized")]
+    [InlineData("nonsense", "Unrecognized command or argument 'nonsense'")]
+    [InlineData("", "Required command was not provided")]
+    public async Task BadUsageIsReportedOnStandardErrorWithExitCodeTwo(string command, string expected)
+    {
+        var (exit, output, error) = await RunAsync(command.Split(' ', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, error);
+        Assert.Contains("--help' for usage.", error);
+        Assert.Empty(output);
+    }
+
+    [Theory]
+    [InlineData("load --port 7000 --conections 5", "--connections")]
+    [InlineData("bench --duratoin 1", "--duration")]
+    [InlineData("lod --port 7000", "load")]
+    public async Task AnUnknownOptionOrCommandSuggestsTheNearestOne(string command, string suggestion)
     {
         var (exit, _, error) = await RunAsync(command.Split(' '));
         Assert.Equal(2, exit);
-        Assert.Contains(expected, error);
-        Assert.Single(error.Trim().Split('\n'));
+        Assert.Contains("Did you mean", error);
+        Assert.Contains(suggestion, error.Split('\n').Select(l => l.Trim()));
+    }
+
+    [Theory]
+    [InlineData("", "berth [command] [options]")]
+    [InlineData("bench", "berth bench [options]")]
+    [InlineData("serve", "berth serve [options]")]
+    [InlineData("load", "berth load [options]")]
+    [InlineData("zmq", "berth zmq [command] [options]")]
+    [InlineData("zmq echo", "berth zmq echo [options]")]
+    [InlineData("zmq bench", "berth zmq bench [options]")]
+    public async Task EveryCommandHasHelp(string command, string usage)
+    {
+        foreach (var help in new[] { "--help", "-h" })
+        {
+            var (exit, output, error) = await RunAsync([.. command.Split(' ', StringSplitOptions.RemoveEmptyEntries), help]);
+            Assert.Equal(0, exit);
+            Assert.Empty(error);
+            Assert.Contains(usage, output);
+        }
+    }
+
+    [Fact]
+    public void EveryCommandAndOptionIsDescribed()
+    {
+        var commands = new Stack<System.CommandLine.Command>([CommandLine.Build()]);
+        var seen = 0;
+        while (commands.TryPop(out var command))
+        {
+            Assert.False(string.IsNullOrWhiteSpace(command.Description), command.Name);
+            foreach (var option in command.Options)
+            {
+                Assert.False(string.IsNullOrWhiteSpace(option.Description), $"{command.Name} {option.Name}");
+                seen++;
+            }
+
+            foreach (var subcommand in command.Subcommands)
+            {
+                commands.Push(subcommand);
+            }
+        }
+
+        Assert.True(seen > 20, $"only {seen} options");
+    }
+
+    [Fact]
+    public async Task RootHelpDocumentsTheExitCodes()
+    {
+        var (_, output, _) = await RunAsync(["--help"]);
+        Assert.Contains("0 done, 1 failed at run time", output);
+        Assert.Contains("2 bad usage", output);
+    }
+
+    [Fact]
+    public async Task VersionIsTheAssemblysInformationalVersion()
+    {
+        var (exit, output, _) = await RunAsync(["--version"]);
+        Assert.Equal(0, exit);
+        var expected = typeof(CommandLine).Assembly
+            .GetCustomAttributes(typeof(System.Reflection.AssemblyInformationalVersionAttribute), false)
+            .Cast<System.Reflection.AssemblyInformationalVersionAttribute>().Single().InformationalVersion;
+        Assert.Equal(expected, output.Trim());
+        Assert.Matches(@"^\d+\.\d+\.\d+", output);
+    }
+
+    [Theory]
+    [InlineData("serve --host no-such-host.invalid --port 0")]
+    [InlineData("load --host no-such-host.invalid --port 7000 --duration 0.1")]
+    public async Task AnUnresolvableHostIsBadUsageForEveryCommand(string commandLine)
+    {
+        var (exit, _, error) = await RunAsync(commandLine.Split(' '));
+        var command = commandLine.Split(' ')[0];
+        Assert.Equal(2, exit);
+        Assert.StartsWith($"berth {command}: cannot resolve host 'no-such-host.invalid'", error);
+    }
+
+    [Fact]
+    public async Task BenchIntoAnUnwritableFolderFailsBeforeRunning()
+    {
+        var file = Path.GetTempFileName();
+        try
+        {
+            var (exit, output, error) = await RunAsync(["bench", "--out", Path.Combine(file, "report")]);
+            Assert.Equal(2, exit);
+            Assert.StartsWith("berth bench: cannot write to", error);
+            Assert.Contains("'--out'", error);
+            Assert.DoesNotContain("echo server", output);
+        }
+        finally
+        {
+            File.Delete(file);
+        }
+    }
+
+    [Fact]
+    public async Task LoadAgainstAServerThatNeverAnswersFailsAndSaysWhy()
+    {
+        using var silent = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        silent.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        silent.Listen();
+        var port = ((IPEndPoint)silent.LocalEndPoint!).Port;
+
+        var (exit, _, error) = await RunAsync(["load", "--port", port.ToString(), "--connections", "2", "--warmup", "0", "--duration", "0.3"]);
+        Assert.Equal(1, exit);
+        Assert.Contains("2 connection(s): no echo within 0.3 s", error);
+        Assert.Contains($"nothing was echoed by 127.0.0.1:{port}", error);
     }
 
     [Fact]
@@ -52,6 +176,7 @@ public sealed class CommandLineTests
         var (exit, _, error) = await RunAsync(["load", "--port", port.ToString(), "--connections", "1", "--duration", "0.1"]);
         Assert.Equal(1, exit);
         Assert.StartsWith($"berth load: cannot connect to 127.0.0.1:{port}", error);
+        Assert.Contains("refused", error, StringComparison.OrdinalIgnoreCase);
         Assert.Single(error.Trim().Split('\n'));
     }
 
@@ -63,21 +188,41 @@ public sealed class CommandLineTests
         {
             var json = Path.Combine(directory.FullName, "tables.json");
             var report = Path.Combine(directory.FullName, "report");
-            var (exit, output, error) = await RunAsync(["bench", "--duration", "0.2", "--warmup", "0.1", "--out", report, "--json", json]);
+            var (exit, output, error) = await RunAsync(["bench", "--duration", "0.2", "--warmup", "0.1", "--repeat", "2", "--out", report, "--json", json]);
             Assert.True(exit == 0, error + output);
             Assert.Contains("pooled buffers outstanding after stop: 0", output);
-            Assert.True(File.Exists(Path.Combine(report, "index.html")));
-            Assert.Contains("<svg", File.ReadAllText(Path.Combine(report, "index.html")));
+
+            var html = File.ReadAllText(Path.Combine(report, "index.html"));
+            Assert.Contains("(log scale)", html);
+            Assert.Contains("<svg", html);
+            Assert.Contains("load average", html);
+            Assert.Contains(DateTime.UtcNow.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture), html);
+            Assert.Contains("<code>berth bench --duration 0.2 --warmup 0.1 --repeat 2 --out ", html);
+            Assert.Contains("MB/s", html);
+            Assert.Contains("Allocated per message", html);
+            Assert.DoesNotContain("http://", html.Replace("http://www.w3.org/2000/svg", string.Empty, StringComparison.Ordinal));
+            Assert.DoesNotContain("https://", html);
+            Assert.DoesNotContain("<script", html);
 
             using var tables = JsonDocument.Parse(File.ReadAllText(json));
             var table = Assert.Single(tables.RootElement.EnumerateArray());
             Assert.Equal(8, table.GetProperty("rows").GetArrayLength());
-            foreach (var name in new[] { "title", "command", "machine", "columns" })
+            foreach (var name in new[] { "title", "command", "machine", "date", "columns" })
             {
                 Assert.True(table.TryGetProperty(name, out _), name);
             }
 
+            Assert.False(table.GetProperty("command").GetString()!.EndsWith(' '));
             Assert.All(table.GetProperty("rows").EnumerateArray(), row => Assert.True(row[1].GetDouble() > 0));
+            Assert.All(table.GetProperty("results").EnumerateArray(), result =>
+            {
+                Assert.Contains(" conn", result.GetProperty("workload").GetString());
+                var rate = result.GetProperty("messagesPerSecond");
+                Assert.True(rate.GetProperty("min").GetDouble() <= rate.GetProperty("median").GetDouble());
+                Assert.True(rate.GetProperty("median").GetDouble() <= rate.GetProperty("max").GetDouble());
+                Assert.True(result.GetProperty("p99Microseconds").GetProperty("median").GetDouble() > 0);
+                Assert.Equal(0, result.GetProperty("errors").GetInt64());
+            });
         }
         finally
         {

@@ -1,74 +1,79 @@
-using System.Diagnostics;
+using System.Globalization;
 using System.Net;
 using System.Text.RegularExpressions;
 using Berth.Tests.Tcp;
 
 namespace Berth.Tests.Cli;
 
-/// <summary>Runs <c>berth serve</c> as its own process, since a signal cannot be sent to a command running in-process.</summary>
+/// <summary>Runs <c>berth serve</c> and <c>berth bench</c> as their own processes, since a signal cannot be sent to a command running in-process.</summary>
 public sealed partial class ServeSignalTests
 {
     [Fact]
     public async Task SigtermStopsServeWithExitCodeZero()
     {
-        var start = new ProcessStartInfo("dotnet")
+        await using var serve = new BerthProcess("serve", "--port", "0");
+        var port = await ListeningPortAsync(serve);
+        using (var client = new RawClient(new IPEndPoint(IPAddress.Loopback, port)))
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in new[] { Path.Combine(AppContext.BaseDirectory, "Berth.Cli.dll"), "serve", "--port", "0" })
-        {
-            start.ArgumentList.Add(argument);
+            client.SendFrame("ping"u8);
+            Assert.Equal("ping"u8.ToArray(), client.ReceiveFrame());
         }
 
-        using var serve = Process.Start(start)!;
-        var error = serve.StandardError.ReadToEndAsync();
+        await serve.SignalAsync("TERM");
+        Assert.True(await serve.ExitedAsync() == 0, await serve.Error);
+        Assert.Contains("stopping", serve.Output);
+        Assert.Contains("stopped; pooled buffers outstanding: 0", serve.Output);
+    }
+
+    /// <summary>
+    /// An idle client keeps the first, orderly stop waiting for the whole shutdown timeout (here ten minutes, far past
+    /// the test's patience); the second signal must end it at once.
+    /// </summary>
+    [Fact]
+    public async Task ASecondSignalStopsServeAtOnceDespiteAnIdleClient()
+    {
+        await using var serve = new BerthProcess("serve", "--port", "0", "--shutdown-timeout", "600");
+        var port = await ListeningPortAsync(serve);
+        using var idle = new RawClient(new IPEndPoint(IPAddress.Loopback, port));
+        idle.SendFrame("ping"u8);
+        Assert.Equal("ping"u8.ToArray(), idle.ReceiveFrame());
+
+        await serve.SignalAsync("TERM");
+        Assert.Contains("closing 1 connection(s)", await serve.LineStartingWithAsync("SIGTERM: stopping"));
+        await serve.SignalAsync("TERM");
+        Assert.True(await serve.ExitedAsync() == 0, await serve.Error);
+        Assert.Contains("stopped; pooled buffers outstanding: 0", serve.Output);
+    }
+
+    [Fact]
+    public async Task InterruptedBenchWritesTheReportOfTheFinishedCells()
+    {
+        var directory = Directory.CreateTempSubdirectory("berth-bench-stop-");
         try
         {
-            var line = await ReadListeningLineAsync(serve.StandardOutput).Within();
-            var match = ListeningOn().Match(line);
-            Assert.True(match.Success, line);
-            var port = int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
-            Assert.NotEqual(0, port);
-
-            using (var client = new RawClient(new IPEndPoint(IPAddress.Loopback, port)))
-            {
-                client.SendFrame("ping"u8);
-                Assert.Equal("ping"u8.ToArray(), client.ReceiveFrame());
-            }
-
-            using (var kill = Process.Start("kill", ["-TERM", serve.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-            {
-                await kill.WaitForExitAsync().Within();
-                Assert.Equal(0, kill.ExitCode);
-            }
-
-            var output = serve.StandardOutput.ReadToEndAsync();
-            await serve.WaitForExitAsync().Within();
-            Assert.True(serve.ExitCode == 0, $"exit {serve.ExitCode}: {await error.Within()}");
-            Assert.Contains("stopped; pooled buffers outstanding: 0", await output.Within());
+            await using var bench = new BerthProcess("bench", "--duration", "0.3", "--warmup", "0", "--out", directory.FullName);
+            await bench.LineStartingWithAsync("  64 B x 1 conn");
+            await bench.SignalAsync("TERM");
+            Assert.Equal(1, await bench.ExitedAsync());
+            Assert.Contains("interrupted after", await bench.Error);
+            var html = File.ReadAllText(Path.Combine(directory.FullName, "index.html"));
+            Assert.Contains("64 B x 1 conn", html);
+            Assert.DoesNotContain("65536 B x 100 conn", html);
         }
         finally
         {
-            if (!serve.HasExited)
-            {
-                serve.Kill(entireProcessTree: true);
-            }
+            directory.Delete(recursive: true);
         }
     }
 
-    private static async Task<string> ReadListeningLineAsync(StreamReader output)
+    private static async Task<int> ListeningPortAsync(BerthProcess serve)
     {
-        while (await output.ReadLineAsync() is { } line)
-        {
-            if (line.StartsWith("listening on ", StringComparison.Ordinal))
-            {
-                return line;
-            }
-        }
-
-        throw new InvalidOperationException("berth serve closed its output before it was listening.");
+        var line = await serve.LineStartingWithAsync("listening on ");
+        var match = ListeningOn().Match(line);
+        Assert.True(match.Success, line);
+        var port = int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
+        Assert.NotEqual(0, port);
+        return port;
     }
 
     [GeneratedRegex(@"^listening on \S+:(\d+)$")]

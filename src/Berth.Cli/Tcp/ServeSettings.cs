@@ -1,0 +1,6 @@
+using System.Net;
+
+namespace Berth.Cli.Tcp;
+
+/// <summary>What <c>berth serve</c> was asked for, checked and resolved.</summary>
+internal sealed record ServeSettings(IPEndPoint EndPoint, int MaxFrame, int MaxConnections, TimeSpan? IdleTimeout, TimeSpan ShutdownTimeout);
