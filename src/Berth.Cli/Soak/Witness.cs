@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using Berth.Cli.Load;
+using HdrHistogram;
 
 namespace Berth.Cli.Soak;
 
@@ -18,7 +19,7 @@ internal sealed class Witness(IPEndPoint server, int maxFrame)
     private readonly byte[] _outgoing = new byte[4 + Math.Min(maxFrame, 8192)];
     private readonly byte[] _incoming = new byte[4 + Math.Min(maxFrame, 8192)];
     private readonly Lock _gate = new();
-    private LatencyHistogram _second = new();
+    private LongHistogram _second = LatencyRecording.Create();
     private long _frames;
     private long _lost;
     private long _corrupted;
@@ -32,13 +33,13 @@ internal sealed class Witness(IPEndPoint server, int maxFrame)
     /// <summary>The 99th percentile round trip of the frames echoed since the last call, in microseconds.</summary>
     public double TakeSecondP99Microseconds()
     {
-        LatencyHistogram second;
+        LongHistogram second;
         lock (_gate)
         {
-            (second, _second) = (_second, new LatencyHistogram());
+            (second, _second) = (_second, LatencyRecording.Create());
         }
 
-        return second.Count == 0 ? 0 : second.Percentile(99) / 1000.0;
+        return second.TotalCount == 0 ? 0 : second.GetValueAtPercentile(99) / 1000.0;
     }
 
     public async Task RunAsync(CancellationToken stop)
