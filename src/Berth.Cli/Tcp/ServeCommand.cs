@@ -8,7 +8,7 @@ namespace Berth.Cli.Tcp;
 /// <summary><c>berth serve</c>: an echo server in the default wire format until SIGINT or SIGTERM.</summary>
 internal static class ServeCommand
 {
-    public const string Summary = "echo server: berth serve [--host 127.0.0.1] [--port 7000] [--max-frame 1048576] [--max-connections N] [--idle-timeout SECONDS]";
+    public const string Summary = "echo server: berth serve [--host 127.0.0.1] [--port 7000] [--max-frame 1048576] [--max-connections N] [--idle-timeout SECONDS] [--scheduling inline|threadpool]";
 
     public static async Task<int> RunAsync(string[] args)
     {
@@ -18,6 +18,12 @@ internal static class ServeCommand
         var maxFrame = options.Int("max-frame", LengthFieldFormat.DefaultMaxBodyLength, 0, int.MaxValue - 4);
         var maxConnections = options.Int("max-connections", 10_000, 1);
         var idleSeconds = options.Double("idle-timeout", 0, 0, 86_400);
+        var scheduling = options.String("scheduling", "inline") switch
+        {
+            "inline" => HandlerScheduling.Inline,
+            "threadpool" => HandlerScheduling.ThreadPool,
+            var other => throw new UsageException($"'--scheduling' must be inline or threadpool, not '{other}'"),
+        };
         options.RejectUnknown();
 
         var serverOptions = new TcpServerOptions
@@ -26,6 +32,7 @@ internal static class ServeCommand
             Format = LengthFieldFormat.Berth.WithMaxBodyLength(maxFrame),
             MaxConnections = maxConnections,
             IdleTimeout = idleSeconds > 0 ? TimeSpan.FromSeconds(idleSeconds) : null,
+            HandlerScheduling = scheduling,
         };
         await using var server = new TcpServer(serverOptions, new EchoHandler());
         try
