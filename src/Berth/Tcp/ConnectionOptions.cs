@@ -74,6 +74,11 @@ public class ConnectionOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(SendQueueLimit, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(ReceiveBufferSize, 16);
         ArgumentOutOfRangeException.ThrowIfLessThan(SendSegmentSize, 16);
+        if (!Enum.IsDefined(HandlerScheduling))
+        {
+            throw new ArgumentOutOfRangeException(nameof(HandlerScheduling), HandlerScheduling, "Not a HandlerScheduling value.");
+        }
+
         if (IdleTimeout is { } idle)
         {
             ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(idle, TimeSpan.Zero, nameof(IdleTimeout));
