@@ -64,10 +64,19 @@ public sealed class EpollTransportTests : IDisposable
 
         _transport.Abort();
 
-        Assert.Equal(0, await receiving.Within());
+        await Assert.ThrowsAsync<SocketException>(() => receiving.Within());
         await Assert.ThrowsAsync<SocketException>(() => sending.Within());
         _transport.Dispose();
         Assert.True(_socket.SafeHandle.IsClosed);
+    }
+
+    [Fact]
+    public async Task AfterAnAbortDataThePeerKeepsSendingIsNotReceived()
+    {
+        _transport.Abort();
+        _peer.Send(new byte[1000]);
+        var error = await Assert.ThrowsAsync<SocketException>(() => _transport.ReceiveAsync(new byte[8]).AsTask().Within());
+        Assert.Equal(SocketError.OperationAborted, error.SocketErrorCode);
     }
 
     [Fact]

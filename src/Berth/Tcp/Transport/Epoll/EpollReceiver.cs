@@ -14,6 +14,7 @@ internal sealed unsafe class EpollReceiver(int fd) : IValueTaskSource<int>
     private ManualResetValueTaskSourceCore<int> _source;
     private ReadinessHandoff _handoff;
     private Memory<byte> _buffer;
+    private volatile bool _aborted;
 
     public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
@@ -27,6 +28,12 @@ internal sealed unsafe class EpollReceiver(int fd) : IValueTaskSource<int>
         _buffer = default;
         return error is null ? new ValueTask<int>(received) : ValueTask.FromException<int>(error);
     }
+
+    /// <summary>
+    /// Fails this receive, if one waits, and every later one. A shut-down socket still takes data a peer keeps sending,
+    /// so without this a peer could keep an aborted connection's receive loop busy.
+    /// </summary>
+    public void Abort() => _aborted = true;
 
     /// <summary>On the loop, for an event that may make the socket readable.</summary>
     public void OnReadable()
@@ -52,6 +59,13 @@ internal sealed unsafe class EpollReceiver(int fd) : IValueTaskSource<int>
     {
         while (true)
         {
+            if (_aborted)
+            {
+                error = new SocketException((int)SocketError.OperationAborted);
+                received = 0;
+                return true;
+            }
+
             var observed = _handoff.Observe();
             var result = Receive(_buffer.Span);
             if (result >= 0)

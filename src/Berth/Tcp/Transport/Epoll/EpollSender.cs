@@ -20,6 +20,7 @@ internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
     private int _next;
     private int _offset;
     private int _total;
+    private volatile bool _aborted;
 
     public ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers)
     {
@@ -36,6 +37,9 @@ internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
         _buffers = null;
         return error is null ? new ValueTask<int>(_total) : ValueTask.FromException<int>(error);
     }
+
+    /// <summary>Fails this send, if one waits, and every later one.</summary>
+    public void Abort() => _aborted = true;
 
     /// <summary>On the loop, for an event that may make the socket writable.</summary>
     public void OnWritable()
@@ -63,6 +67,12 @@ internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
         var vectors = stackalloc LinuxSockets.IoVector[MaxVectors];
         while (true)
         {
+            if (_aborted)
+            {
+                error = new SocketException((int)SocketError.OperationAborted);
+                return true;
+            }
+
             SkipWritten(buffers);
             if (_next == buffers.Count)
             {

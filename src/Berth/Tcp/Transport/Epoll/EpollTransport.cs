@@ -7,8 +7,9 @@ namespace Berth.Tcp.Transport.Epoll;
 /// A plain TCP socket driven by an <see cref="EpollLoop"/> instead of the runtime's socket engine. The
 /// <see cref="Socket"/> stays the owner of the descriptor; a reference taken on its handle keeps the descriptor
 /// open until <see cref="Dispose"/> has removed it from epoll, so neither the loop nor a late call ever reaches a
-/// closed or reused descriptor. An abort shuts both directions down instead of closing: the waiting receive and send
-/// then fail or see the end on the loop, and the descriptor is closed only after both loops ended.
+/// closed or reused descriptor. An abort marks both directions failed and shuts the socket down instead of closing
+/// it; the shutdown's event wakes the waiting receive and send on the loop, which fail them, and the descriptor is
+/// closed only after both loops ended.
 /// </summary>
 internal sealed class EpollTransport : IConnectionTransport
 {
@@ -55,7 +56,12 @@ internal sealed class EpollTransport : IConnectionTransport
 
     public void ShutdownSend() => Shutdown(SocketShutdown.Send);
 
-    public void Abort() => Shutdown(SocketShutdown.Both);
+    public void Abort()
+    {
+        _receiver.Abort();
+        _sender.Abort();
+        Shutdown(SocketShutdown.Both);
+    }
 
     public void Dispose()
     {
