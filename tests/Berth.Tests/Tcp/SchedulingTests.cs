@@ -67,6 +67,54 @@ public sealed class SchedulingTests
         Assert.StartsWith("Berth epoll", handler.LastThreadName);
     }
 
+    [Fact]
+    public async Task AConnectionWhoseDataNeverRunsOutDoesNotStallTheOthersOnItsLoop()
+    {
+        await using var server = EchoTests.Start(new TcpServerOptions(), new EchoShortFrames());
+        using var flooder = new RawClient(server.EndPoint);
+        var witnesses = Enumerable.Range(0, Environment.ProcessorCount + 1).Select(_ => new RawClient(server.EndPoint)).ToList();
+        using var done = new CancellationTokenSource();
+        var flooding = Task.Factory.StartNew(
+            () =>
+            {
+                var frame = RawClient.Frame(new byte[65_536]);
+                var giveUp = DateTime.UtcNow + Waits.Patience;
+                while (!done.IsCancellationRequested && DateTime.UtcNow < giveUp)
+                {
+                    flooder.Send(frame);
+                }
+            },
+            TaskCreationOptions.LongRunning);
+        try
+        {
+            foreach (var witness in witnesses)
+            {
+                for (var i = 0; i < 20; i++)
+                {
+                    witness.SendFrame([(byte)i]);
+                    Assert.Equal(new[] { (byte)i }, witness.ReceiveFrame());
+                }
+            }
+        }
+        finally
+        {
+            await done.CancelAsync();
+            await flooding.Within();
+            witnesses.ForEach(w => w.Dispose());
+        }
+    }
+
+    private sealed class EchoShortFrames : ConnectionHandler
+    {
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            if (body.Length < 100)
+            {
+                connection.TrySend(body);
+            }
+        }
+    }
+
     private sealed class ThreadRecordingHandler : ConnectionHandler
     {
         public volatile string? LastThreadName;

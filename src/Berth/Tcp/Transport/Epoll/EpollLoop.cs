@@ -14,6 +14,8 @@ internal sealed unsafe class EpollLoop
 
     private readonly int _epoll;
     private readonly EpollRegistrations _registrations = new();
+    private readonly Queue<EpollReceiver> _deferred = new();
+    private int _threadId;
 
     public EpollLoop(string name)
     {
@@ -25,6 +27,15 @@ internal sealed unsafe class EpollLoop
 
         new Thread(Run) { IsBackground = true, Name = name }.Start();
     }
+
+    /// <summary>True on this loop's own thread.</summary>
+    public bool IsCurrentThread => Environment.CurrentManagedThreadId == _threadId;
+
+    /// <summary>
+    /// On this loop's thread: resumes <paramref name="receiver"/> after the events already waiting were handled, so a
+    /// connection whose data never runs out takes turns with the others instead of holding the thread.
+    /// </summary>
+    public void Defer(EpollReceiver receiver) => _deferred.Enqueue(receiver);
 
     /// <summary>Starts watching <paramref name="transport"/>'s descriptor.</summary>
     /// <exception cref="System.Net.Sockets.SocketException">epoll refused the descriptor.</exception>
@@ -50,13 +61,19 @@ internal sealed unsafe class EpollLoop
     {
         var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * LinuxSockets.EventSize));
         var dataOffset = LinuxSockets.DataOffset;
+        _threadId = Environment.CurrentManagedThreadId;
         while (true)
         {
-            var count = LinuxSockets.EpollWait(_epoll, events, MaxEvents, -1);
+            var count = LinuxSockets.EpollWait(_epoll, events, MaxEvents, _deferred.Count > 0 ? 0 : -1);
             for (var i = 0; i < count; i++)
             {
                 var ev = events + (i * LinuxSockets.EventSize);
                 _registrations.Find(*(ulong*)(ev + dataOffset))?.OnEvents(*(uint*)ev);
+            }
+
+            for (var turns = _deferred.Count; turns > 0; turns--)
+            {
+                _deferred.Dequeue().Resume();
             }
         }
     }

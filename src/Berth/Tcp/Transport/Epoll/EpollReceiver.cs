@@ -9,17 +9,27 @@ namespace Berth.Tcp.Transport.Epoll;
 /// the receive with the event loop, which finishes it on its own thread and runs the awaiting receive loop inline.
 /// An empty buffer waits for readability only (a one-byte peek), so an idle connection needs no receive buffer.
 /// </summary>
-internal sealed unsafe class EpollReceiver(int fd) : IValueTaskSource<int>
+internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : IValueTaskSource<int>
 {
+    /// <summary>Receives in a row that may complete at once on the loop's thread before the others get a turn.</summary>
+    private const int TurnLength = 16;
+
     private ManualResetValueTaskSourceCore<int> _source;
     private ReadinessHandoff _handoff;
     private Memory<byte> _buffer;
     private volatile bool _aborted;
+    private int _inARow;
 
     public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
         _buffer = buffer;
         _source.Reset();
+        if (loop.IsCurrentThread && ++_inARow > TurnLength)
+        {
+            loop.Defer(this);
+            return new ValueTask<int>(this, _source.Version);
+        }
+
         if (!TryReceive(out var received, out var error))
         {
             return new ValueTask<int>(this, _source.Version);
@@ -38,7 +48,17 @@ internal sealed unsafe class EpollReceiver(int fd) : IValueTaskSource<int>
     /// <summary>On the loop, for an event that may make the socket readable.</summary>
     public void OnReadable()
     {
-        if (!_handoff.Signal() || !TryReceive(out var received, out var error))
+        if (_handoff.Signal())
+        {
+            Resume();
+        }
+    }
+
+    /// <summary>On the loop: retries the receive left with it, and completes it unless it has to wait again.</summary>
+    public void Resume()
+    {
+        _inARow = 0;
+        if (!TryReceive(out var received, out var error))
         {
             return;
         }

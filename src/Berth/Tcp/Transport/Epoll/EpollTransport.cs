@@ -28,7 +28,7 @@ internal sealed class EpollTransport : IConnectionTransport
         var added = false;
         socket.SafeHandle.DangerousAddRef(ref added);
         Descriptor = (int)socket.SafeHandle.DangerousGetHandle();
-        _receiver = new EpollReceiver(Descriptor);
+        _receiver = new EpollReceiver(Descriptor, loop);
         _sender = new EpollSender(Descriptor);
         try
         {
