@@ -14,9 +14,10 @@ internal static class PlainTransport
             {
                 return new EpollTransport(socket, EpollLoopGroup.Next());
             }
-            catch (SocketException)
+            catch (Exception e) when (e is SocketException or TypeInitializationException)
             {
-                // epoll refused the descriptor (out of kernel memory): this socket is served by the runtime's engine.
+                // epoll refused the loops or the descriptor (out of descriptors or kernel memory): this socket is
+                // served by the runtime's engine instead.
             }
         }
 
