@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Berth.Framing;
+using Berth.Tcp;
 
 namespace Berth.Cli.Tcp;
 
@@ -12,20 +13,30 @@ internal static class ServeCommand
         var port = OptionValues.Int("--port", "Port to listen on; 0 picks a free one (printed in the 'listening on' line).", 7000, 0, 65535);
         var maxFrame = OptionValues.Int("--max-frame", "Largest frame body accepted, in bytes; a larger one closes that connection.", LengthFieldFormat.DefaultMaxBodyLength, 0, int.MaxValue - 4);
         var maxConnections = OptionValues.Int("--max-connections", "Connections served at once; more are refused.", 10_000, 1);
-        var idleTimeout = OptionValues.Double("--idle-timeout", "Close a connection silent for this long; 0 never does.", 0, 0, 86_400, "SECONDS");
+        var idleTimeout = OptionValues.Double("--idle-timeout", "Close a connection that received nothing for this long; 0 never does.", 120, 0, 86_400, "SECONDS");
+        var frameTimeout = OptionValues.Double("--frame-timeout", "Close a connection whose frame is not complete this long after its first byte arrived; 0 never does.", 10, 0, 86_400, "SECONDS");
         var shutdownTimeout = OptionValues.Double("--shutdown-timeout", "On the first Ctrl-C or SIGTERM, how long connections get to flush before they are aborted; a second signal aborts at once.", 5, 0, 86_400, "SECONDS");
+        var scheduling = new Option<HandlerScheduling>("--scheduling")
+        {
+            Description = "Inline runs the echo on Berth's epoll loop threads (Linux, plain TCP); ThreadPool on the runtime's socket engine.",
+            DefaultValueFactory = _ => HandlerScheduling.Inline,
+        };
         var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
-            host, port, maxFrame, maxConnections, idleTimeout, shutdownTimeout,
+            host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, shutdownTimeout, scheduling,
         };
         command.SetRun(
             parsed => new ServeSettings(
                 EndPoints.Resolve(parsed.GetValue(host)!, parsed.GetValue(port)),
                 parsed.GetValue(maxFrame),
                 parsed.GetValue(maxConnections),
-                parsed.GetValue(idleTimeout) is > 0 and var seconds ? TimeSpan.FromSeconds(seconds) : null,
-                TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout))),
+                Limit(parsed.GetValue(idleTimeout)),
+                Limit(parsed.GetValue(frameTimeout)),
+                TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout)),
+                parsed.GetValue(scheduling)),
             ServeRun.RunAsync);
         return command;
     }
+
+    private static TimeSpan? Limit(double seconds) => seconds > 0 ? TimeSpan.FromSeconds(seconds) : null;
 }

@@ -18,7 +18,9 @@ internal static class ServeRun
             Format = LengthFieldFormat.Berth.WithMaxBodyLength(settings.MaxFrame),
             MaxConnections = settings.MaxConnections,
             IdleTimeout = settings.IdleTimeout,
+            FrameTimeout = settings.FrameTimeout,
             ShutdownTimeout = settings.ShutdownTimeout,
+            HandlerScheduling = settings.Scheduling,
         };
         var server = new TcpServer(serverOptions, new EchoHandler());
         try

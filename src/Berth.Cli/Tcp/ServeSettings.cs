@@ -1,6 +1,7 @@
 using System.Net;
+using Berth.Tcp;
 
 namespace Berth.Cli.Tcp;
 
 /// <summary>What <c>berth serve</c> was asked for, checked and resolved.</summary>
-internal sealed record ServeSettings(IPEndPoint EndPoint, int MaxFrame, int MaxConnections, TimeSpan? IdleTimeout, TimeSpan ShutdownTimeout);
+internal sealed record ServeSettings(IPEndPoint EndPoint, int MaxFrame, int MaxConnections, TimeSpan? IdleTimeout, TimeSpan? FrameTimeout, TimeSpan ShutdownTimeout, HandlerScheduling Scheduling);

@@ -71,6 +71,13 @@ public class ConnectionOptions
     /// </summary>
     public BufferPool BufferPool { get; set; } = new(ArrayPool<byte>.Create(2 * 1024 * 1024, 1024));
 
+    /// <summary>
+    /// Which threads run the handler and the sends. Default <see cref="Tcp.HandlerScheduling.Inline"/>: on Linux over
+    /// plain TCP the handler runs on an event-loop thread and must not block. Choose
+    /// <see cref="Tcp.HandlerScheduling.ThreadPool"/> for handlers that block.
+    /// </summary>
+    public HandlerScheduling HandlerScheduling { get; set; } = HandlerScheduling.Inline;
+
     /// <summary>Loggers for connection events. Default: no logging.</summary>
     public ILoggerFactory LoggerFactory { get; set; } = NullLoggerFactory.Instance;
 
@@ -88,6 +95,11 @@ public class ConnectionOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(SendQueueLimit, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(ReceiveBufferSize, 16);
         ArgumentOutOfRangeException.ThrowIfLessThan(SendSegmentSize, 16);
+        if (!Enum.IsDefined(HandlerScheduling))
+        {
+            throw new ArgumentOutOfRangeException(nameof(HandlerScheduling), HandlerScheduling, "Not a HandlerScheduling value.");
+        }
+
         foreach (var (limit, name) in new[] { (IdleTimeout, nameof(IdleTimeout)), (FrameTimeout, nameof(FrameTimeout)), (SlowConsumerTimeout, nameof(SlowConsumerTimeout)) })
         {
             if (limit is { } value)

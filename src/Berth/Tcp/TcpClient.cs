@@ -113,7 +113,7 @@ public sealed class TcpClient : IAsyncDisposable
     {
         if (_options.Tls is not { } tls)
         {
-            return new SocketTransport(socket);
+            return PlainTransport.For(socket, _options);
         }
 
         var stream = new SslStream(new NetworkStream(socket, ownsSocket: false));

@@ -203,7 +203,7 @@ public sealed class TcpServer : IAsyncDisposable
         }
         else
         {
-            Run(Create(id, new SocketTransport(socket)));
+            Run(Create(id, PlainTransport.For(socket, _options)));
         }
     }
 

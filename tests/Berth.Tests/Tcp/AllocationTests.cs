@@ -20,13 +20,16 @@ public sealed class AllocationTests(ITestOutputHelper output)
     private const int Pipeline = 16;
 
     [Theory]
-    [InlineData(64)]
-    [InlineData(4096)]
-    [InlineData(65536)]
-    public async Task EchoRoundTripsAllocateNothingPerMessageAfterWarmUp(int size)
+    [InlineData(64, HandlerScheduling.Inline)]
+    [InlineData(4096, HandlerScheduling.Inline)]
+    [InlineData(65536, HandlerScheduling.Inline)]
+    [InlineData(64, HandlerScheduling.ThreadPool)]
+    [InlineData(4096, HandlerScheduling.ThreadPool)]
+    [InlineData(65536, HandlerScheduling.ThreadPool)]
+    public async Task EchoRoundTripsAllocateNothingPerMessageAfterWarmUp(int size, HandlerScheduling scheduling)
     {
         const int messages = 100_000;
-        var options = new TcpServerOptions();
+        var options = new TcpServerOptions { HandlerScheduling = scheduling };
         await using var server = EchoTests.Start(options);
         using var client = new RawClient(server.EndPoint);
         var burst = new byte[Pipeline * (4 + size)];
@@ -50,7 +53,7 @@ public sealed class AllocationTests(ITestOutputHelper output)
                     RoundTrips(client, burst, replies, messages);
                     var allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
                     best = Math.Min(best, (double)allocated / messages);
-                    output.WriteLine($"{size} B: {allocated} bytes over {messages} echoes = {(double)allocated / messages:F3} B/message");
+                    output.WriteLine($"{size} B, {scheduling}: {allocated} bytes over {messages} echoes = {(double)allocated / messages:F3} B/message");
                 }
 
                 return best;

@@ -6,17 +6,25 @@ namespace Berth.Tests.Tcp;
 
 public sealed class EchoTests
 {
-    [Theory]
-    [InlineData(0)]
-    [InlineData(1)]
-    [InlineData(63)]
-    [InlineData(4096)]
-    [InlineData(16_385)]
-    [InlineData(200_000)]
-    [InlineData(LengthFieldFormat.DefaultMaxBodyLength)]
-    public async Task EchoesBodiesOfEverySizeUpToTheMaximum(int size)
+    public static TheoryData<int, HandlerScheduling> SizesUnderEachScheduling()
     {
-        var options = new TcpServerOptions();
+        var data = new TheoryData<int, HandlerScheduling>();
+        foreach (var scheduling in Enum.GetValues<HandlerScheduling>())
+        {
+            foreach (var size in (int[])[0, 1, 63, 4096, 16_385, 200_000, LengthFieldFormat.DefaultMaxBodyLength])
+            {
+                data.Add(size, scheduling);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(SizesUnderEachScheduling))]
+    public async Task EchoesBodiesOfEverySizeUpToTheMaximum(int size, HandlerScheduling scheduling)
+    {
+        var options = new TcpServerOptions { HandlerScheduling = scheduling };
         await using (var server = Start(options))
         {
             using var client = new RawClient(server.EndPoint);
@@ -30,10 +38,12 @@ public sealed class EchoTests
         Assert.Equal(0, options.BufferPool.Outstanding);
     }
 
-    [Fact]
-    public async Task EchoesRandomSizesInOrder()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task EchoesRandomSizesInOrder(HandlerScheduling scheduling)
     {
-        var options = new TcpServerOptions();
+        var options = new TcpServerOptions { HandlerScheduling = scheduling };
         await using (var server = Start(options))
         {
             using var client = new RawClient(server.EndPoint);
@@ -49,10 +59,12 @@ public sealed class EchoTests
         Assert.Equal(0, options.BufferPool.Outstanding);
     }
 
-    [Fact]
-    public async Task FramesArrivingOneByteAtATimeAreReassembled()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task FramesArrivingOneByteAtATimeAreReassembled(HandlerScheduling scheduling)
     {
-        await using var server = Start(new TcpServerOptions());
+        await using var server = Start(new TcpServerOptions { HandlerScheduling = scheduling });
         using var client = new RawClient(server.EndPoint);
         var bodies = Enumerable.Range(0, 5).Select(i => RandomBody(i * 37, i)).ToArray();
         foreach (var b in bodies.SelectMany(b => RawClient.Frame(b)))
@@ -66,10 +78,12 @@ public sealed class EchoTests
         }
     }
 
-    [Fact]
-    public async Task APipelinedBurstInOneWriteIsEchoedInOrder()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task APipelinedBurstInOneWriteIsEchoedInOrder(HandlerScheduling scheduling)
     {
-        await using var server = Start(new TcpServerOptions { ReceiveBufferSize = 1024 });
+        await using var server = Start(new TcpServerOptions { ReceiveBufferSize = 1024, HandlerScheduling = scheduling });
         using var client = new RawClient(server.EndPoint);
         var bodies = Enumerable.Range(0, 2000).Select(i => RandomBody(i % 300, i)).ToArray();
         client.Send(bodies.SelectMany(b => RawClient.Frame(b)).ToArray());
@@ -79,11 +93,13 @@ public sealed class EchoTests
         }
     }
 
-    [Fact]
-    public async Task AThousandConcurrentConnectionsAllEcho()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task AThousandConcurrentConnectionsAllEcho(HandlerScheduling scheduling)
     {
         const int count = 1000;
-        var options = new TcpServerOptions();
+        var options = new TcpServerOptions { HandlerScheduling = scheduling };
         await using (var server = Start(options))
         {
             var clients = new List<RawClient>(count);
@@ -115,15 +131,17 @@ public sealed class EchoTests
         Assert.Equal(0, options.BufferPool.Outstanding);
     }
 
-    [Fact]
-    public async Task OtherWireFormatsWork()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task OtherWireFormatsWork(HandlerScheduling scheduling)
     {
-        var options = new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp };
+        var options = new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp, HandlerScheduling = scheduling };
         await using var server = Start(options);
         var received = new TaskCompletionSource<byte[]>();
         var collector = new CollectingHandler(received);
         await using var client = new TcpClient(
-            new TcpClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp },
+            new TcpClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp, HandlerScheduling = scheduling },
             collector);
         var connection = await client.ConnectAsync();
         Assert.True(connection.TrySend([1, 2, 3]));

@@ -7,11 +7,13 @@ namespace Berth.Tests.Tcp;
 
 public sealed class HostileInputTests
 {
-    [Fact]
-    public async Task AnOversizedLengthClosesOnlyThatConnection()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task AnOversizedLengthClosesOnlyThatConnection(HandlerScheduling scheduling)
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) };
+        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000), HandlerScheduling = scheduling };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var good = new RawClient(server.EndPoint);
@@ -33,11 +35,13 @@ public sealed class HostileInputTests
         Assert.Equal(0, options.BufferPool.Outstanding);
     }
 
-    [Fact]
-    public async Task AnImpossibleLengthClosesWithMalformedFrame()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task AnImpossibleLengthClosesWithMalformedFrame(HandlerScheduling scheduling)
     {
         var handler = new RecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp }, handler);
+        await using var server = EchoTests.Start(new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp, HandlerScheduling = scheduling }, handler);
         using var bad = new RawClient(server.EndPoint);
         bad.Send([1, 0]);
         Assert.True(bad.WaitForClose());
@@ -45,11 +49,13 @@ public sealed class HostileInputTests
         Assert.Equal(DisconnectReason.MalformedFrame, Assert.Single(handler.Disconnects).Info.Reason);
     }
 
-    [Fact]
-    public async Task AThrowingHandlerClosesOnlyItsConnection()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task AThrowingHandlerClosesOnlyItsConnection(HandlerScheduling scheduling)
     {
         var handler = new ThrowOnEmptyFrame();
-        var options = new TcpServerOptions();
+        var options = new TcpServerOptions { HandlerScheduling = scheduling };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var good = new RawClient(server.EndPoint);

@@ -1,0 +1,26 @@
+using System.Net.Sockets;
+using Berth.Tcp.Transport.Epoll;
+
+namespace Berth.Tcp.Transport;
+
+/// <summary>Picks the transport for a plain TCP socket from <see cref="ConnectionOptions.HandlerScheduling"/>.</summary>
+internal static class PlainTransport
+{
+    public static IConnectionTransport For(Socket socket, ConnectionOptions options)
+    {
+        if (options.HandlerScheduling == HandlerScheduling.Inline && OperatingSystem.IsLinux())
+        {
+            try
+            {
+                return new EpollTransport(socket, EpollLoopGroup.Next());
+            }
+            catch (Exception e) when (e is SocketException or TypeInitializationException)
+            {
+                // epoll refused the loops or the descriptor (out of descriptors or kernel memory): this socket is
+                // served by the runtime's engine instead.
+            }
+        }
+
+        return new SocketTransport(socket);
+    }
+}

@@ -1,0 +1,152 @@
+using System.Buffers;
+using Berth.Tcp;
+
+namespace Berth.Tests.Tcp;
+
+public sealed class SchedulingTests
+{
+    [Fact]
+    public async Task InlineSchedulingRunsTheHandlerOnAnEventLoopThread()
+    {
+        var handler = new ThreadRecordingHandler();
+        await using var server = EchoTests.Start(new TcpServerOptions { HandlerScheduling = HandlerScheduling.Inline }, handler);
+        using var client = new RawClient(server.EndPoint);
+
+        // The receive loop starts on a pool thread and moves to its event loop once a receive has to wait; the pause
+        // makes the second frame arrive after that.
+        client.SendFrame([1]);
+        Assert.Equal(new byte[] { 1 }, client.ReceiveFrame());
+        Thread.Sleep(200);
+        client.SendFrame([2]);
+        Assert.Equal(new byte[] { 2 }, client.ReceiveFrame());
+        Assert.StartsWith("Berth epoll", handler.LastThreadName);
+    }
+
+    [Fact]
+    public async Task ThreadPoolSchedulingRunsTheHandlerOnThePool()
+    {
+        var handler = new ThreadRecordingHandler();
+        await using var server = EchoTests.Start(new TcpServerOptions { HandlerScheduling = HandlerScheduling.ThreadPool }, handler);
+        using var client = new RawClient(server.EndPoint);
+        client.SendFrame([1]);
+        Assert.Equal(new byte[] { 1 }, client.ReceiveFrame());
+        Assert.True(handler.LastOnPool);
+    }
+
+    [Fact]
+    public async Task AHandlerThatBlocksUnderThreadPoolSchedulingDoesNotStallAnotherConnection()
+    {
+        using var release = new ManualResetEventSlim();
+        var handler = new BlockOnEmptyFrame(release);
+        await using var server = EchoTests.Start(new TcpServerOptions { HandlerScheduling = HandlerScheduling.ThreadPool }, handler);
+        using var blocked = new RawClient(server.EndPoint);
+        using var other = new RawClient(server.EndPoint);
+        blocked.SendFrame([]);
+        Assert.True(handler.Blocking.Wait(Waits.Patience));
+
+        for (var i = 0; i < 100; i++)
+        {
+            other.SendFrame([(byte)i]);
+            Assert.Equal(new[] { (byte)i }, other.ReceiveFrame());
+        }
+
+        release.Set();
+        Assert.Empty(blocked.ReceiveFrame());
+    }
+
+    [Fact]
+    public async Task AClientRunsItsHandlerOnAnEventLoopThreadToo()
+    {
+        await using var server = EchoTests.Start(new TcpServerOptions());
+        var handler = new ThreadRecordingHandler { Echo = false };
+        await using var client = new TcpClient(new TcpClientOptions { Port = server.EndPoint.Port }, handler);
+        var connection = await client.ConnectAsync();
+        Thread.Sleep(200);
+        Assert.True(connection.TrySend([5]));
+        await Waits.Until(() => handler.LastThreadName is not null);
+        Assert.StartsWith("Berth epoll", handler.LastThreadName);
+    }
+
+    [Fact]
+    public async Task AConnectionWhoseDataNeverRunsOutDoesNotStallTheOthersOnItsLoop()
+    {
+        await using var server = EchoTests.Start(new TcpServerOptions(), new EchoShortFrames());
+        using var flooder = new RawClient(server.EndPoint);
+        var witnesses = Enumerable.Range(0, Environment.ProcessorCount + 1).Select(_ => new RawClient(server.EndPoint)).ToList();
+        using var done = new CancellationTokenSource();
+        var flooding = Task.Factory.StartNew(
+            () =>
+            {
+                var frame = RawClient.Frame(new byte[65_536]);
+                var giveUp = DateTime.UtcNow + Waits.Patience;
+                while (!done.IsCancellationRequested && DateTime.UtcNow < giveUp)
+                {
+                    flooder.Send(frame);
+                }
+            },
+            TaskCreationOptions.LongRunning);
+        try
+        {
+            foreach (var witness in witnesses)
+            {
+                for (var i = 0; i < 20; i++)
+                {
+                    witness.SendFrame([(byte)i]);
+                    Assert.Equal(new[] { (byte)i }, witness.ReceiveFrame());
+                }
+            }
+        }
+        finally
+        {
+            await done.CancelAsync();
+            await flooding.Within();
+            witnesses.ForEach(w => w.Dispose());
+        }
+    }
+
+    private sealed class EchoShortFrames : ConnectionHandler
+    {
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            if (body.Length < 100)
+            {
+                connection.TrySend(body);
+            }
+        }
+    }
+
+    private sealed class ThreadRecordingHandler : ConnectionHandler
+    {
+        public volatile string? LastThreadName;
+
+        public volatile bool LastOnPool;
+
+        public bool Echo { get; init; } = true;
+
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            LastOnPool = Thread.CurrentThread.IsThreadPoolThread;
+            LastThreadName = Thread.CurrentThread.Name ?? string.Empty;
+            if (Echo)
+            {
+                connection.TrySend(body);
+            }
+        }
+    }
+
+    private sealed class BlockOnEmptyFrame(ManualResetEventSlim release) : ConnectionHandler
+    {
+        public ManualResetEventSlim Blocking { get; } = new();
+
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            if (body.IsEmpty)
+            {
+                Blocking.Set();
+                release.Wait(Waits.Patience);
+            }
+
+            connection.TrySend(body);
+        }
+    }
+}
