@@ -46,7 +46,7 @@ internal static class CompareRun
             ? [CompareCell.Pipelined(64, 100)]
             : Sizes.SelectMany(size => ConnectionCounts.Select(connections => CompareCell.Pipelined(size, connections))).ToList();
         var idleCounts = settings.Quick ? [QuickIdleConnections] : IdleConnectionCounts;
-        var loadAverage = LoadAverage();
+        var machine = MachineSnapshot.Take();
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
             $"{cells.Count} cells × {servers.Count} servers × {settings.Repeat} runs of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
@@ -57,8 +57,8 @@ internal static class CompareRun
 
         var report = CompareSummary.Build(
             settings.Command,
-            MachineDescription.Current,
-            Conditions(settings, loadAverage),
+            machine.Description,
+            Conditions(settings, machine.LoadText),
             settings.Repeat,
             [.. servers.Select(s => s.Name)],
             cells,
@@ -88,11 +88,5 @@ internal static class CompareRun
         + $"ConnectionHandler with the Web SDK's defaults), driven by the C load generator (one epoll thread, every echo "
         + $"checked byte for byte). {settings.Repeat} run(s) per cell, servers interleaved, {settings.Warmup.TotalSeconds:0.#} s "
         + $"warm-up + {settings.Duration.TotalSeconds:0.#} s measured; server CPU is utime+stime over the measured window; idle "
-        + $"memory is a fresh server's VmRSS growth after one round trip per connection. Load average at start: {loadAverage}.");
-
-    private static string LoadAverage()
-    {
-        const string path = "/proc/loadavg";
-        return File.Exists(path) ? string.Join(' ', File.ReadAllText(path).Split(' ').Take(3)) : "unknown";
-    }
+        + $"memory is a fresh server's VmRSS growth after one round trip per connection; {loadAverage}.");
 }
