@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 
 namespace Berth.Cli.Zmq;
@@ -44,6 +45,28 @@ internal sealed class ReportTable(string title, string command, string machine, 
             }
 
             json.WriteEndArray();
+        }
+
+        json.WriteEndArray();
+
+        // The same rows with a named field per column, numbers as numbers, for readers that want no column lookup.
+        json.WriteStartArray("records");
+        foreach (var row in _rows)
+        {
+            json.WriteStartObject();
+            for (var i = 0; i < columns.Length; i++)
+            {
+                if (double.TryParse(row[i], NumberStyles.Float | NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out var number))
+                {
+                    json.WriteNumber(columns[i], number);
+                }
+                else
+                {
+                    json.WriteString(columns[i], row[i]);
+                }
+            }
+
+            json.WriteEndObject();
         }
 
         json.WriteEndArray();
