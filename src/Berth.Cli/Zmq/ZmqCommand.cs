@@ -9,7 +9,7 @@ internal static class ZmqCommand
     {
         if (args.Length == 0 || args[0] is "-h" or "--help")
         {
-            Console.WriteLine("usage: berth zmq echo --type rep|router --bind ENDPOINT");
+            Console.WriteLine("usage: berth zmq echo --type rep|router --bind ENDPOINT [--max-msg-size BYTES]");
             Console.WriteLine("       berth zmq bench [--quick] [--json FILE]");
             return Task.FromResult(args.Length == 0 ? 2 : 0);
         }

@@ -19,11 +19,13 @@ internal static class ZmqEchoServer
             var other => throw new UsageException($"option '--type' must be rep or router, not '{other}'"),
         };
         var endpoint = options.String("bind", "tcp://127.0.0.1:5555");
+        var maxMessageSize = options.Int("max-msg-size", -1, min: -1);
         options.RejectUnknown();
 
         using var context = new ZmqContext();
         using var socket = context.CreateSocket(type);
         socket.Linger = TimeSpan.Zero;
+        socket.MaxMessageSize = maxMessageSize;
         socket.Bind(endpoint);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
