@@ -51,4 +51,45 @@ public sealed class FaultTests : IDisposable
             $"unexpected {error.GetType().Name}: {error.Message}");
         Assert.Throws<ObjectDisposedException>(() => pull.Receive(new byte[16]));
     }
+
+    [Fact]
+    public void A_bound_peer_that_restarts_mid_stream_receives_what_is_sent_after_the_restart()
+    {
+        using var push = _context.Create(ZmqSocketType.Push);
+        push.ReconnectInterval = TimeSpan.FromMilliseconds(10);
+        string endpoint;
+        using (var first = _context.Create(ZmqSocketType.Pull))
+        {
+            endpoint = first.BindLoopback();
+            push.Connect(endpoint);
+            push.Send("before"u8);
+            Assert.Equal("before", first.ReceiveString());
+        }
+
+        // libzmq closes the first listener on its I/O thread after the socket is closed: bind again once the port is free.
+        using var second = _context.Create(ZmqSocketType.Pull);
+        var deadline = DateTime.UtcNow + Endpoints.Patience;
+        while (true)
+        {
+            try
+            {
+                second.Bind(endpoint);
+                break;
+            }
+            catch (ZmqException) when (DateTime.UtcNow < deadline)
+            {
+                Thread.Sleep(10);
+            }
+        }
+
+        for (var i = 0; i < 10; i++)
+        {
+            push.Send($"after-{i}");
+        }
+
+        for (var i = 0; i < 10; i++)
+        {
+            Assert.Equal($"after-{i}", second.ReceiveString());
+        }
+    }
 }
