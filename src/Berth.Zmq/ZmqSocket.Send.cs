@@ -156,6 +156,13 @@ public sealed unsafe partial class ZmqSocket
 
     private bool SendPooledCore(ReadOnlySpan<byte> data, int flags)
     {
+        // A send that would block must not rent and copy first: the retries of an async send would each take one more
+        // array from the pool than frames in flight, and pay for a copy of a large frame every time.
+        if ((flags & DontWaitFlag) != 0 && (RawEvents() & ZmqPollEvents.Out) == 0)
+        {
+            return false;
+        }
+
         var msg = Scratch;
         var array = ZmqZeroCopy.Pool.Rent(data.Length);
         data.CopyTo(array);

@@ -1,5 +1,6 @@
 namespace Berth.Zmq.Tests;
 
+/// <summary>Single-thread round trips: nothing but the calling thread runs managed code, so its own counter sees everything.</summary>
 public sealed class AllocationTests : IDisposable
 {
     private const int Messages = 100_000;

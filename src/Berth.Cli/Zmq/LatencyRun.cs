@@ -43,9 +43,15 @@ internal static class LatencyRun
         }
 
         echo.Join();
+        return Summarize(samples);
+    }
+
+    /// <summary>The median, 99th percentile and mean of round-trip samples in microseconds (sorts them).</summary>
+    public static Result Summarize(double[] samples)
+    {
         var mean = samples.Average();
         Array.Sort(samples);
-        return new Result(samples[count / 2], samples[(int)(count * 0.99)], mean);
+        return new Result(samples[samples.Length / 2], samples[(int)(samples.Length * 0.99)], mean);
     }
 
     private static void Echo(ZmqSocket rep, int size, int count)

@@ -5,11 +5,14 @@ namespace Berth.Cli.Zmq;
 
 /// <summary>
 /// <c>berth zmq bench</c>: PUSH/PULL throughput per message size and send strategy and REQ/REP latency through
-/// Berth.Zmq, each beside the same workload driven from C against libzmq (the limit), in one run.
+/// Berth.Zmq, each beside the same workload driven from C against libzmq (the limit) and through NetMQ (pure C#),
+/// interleaved in one run; every cell is the median of its runs, shown with their min-max.
 /// </summary>
 internal static class ZmqBenchmark
 {
-    private static readonly int[] Sizes = [64, 1024, 65536];
+    private const string NetMq = "NetMQ 4.0.4.5 (Msg)";
+
+    private static readonly int[] Sizes = [64, 1024, 65536, 1048576];
 
     private static readonly ReportColumn[] ThroughputColumns =
     [
@@ -18,6 +21,7 @@ internal static class ZmqBenchmark
         new("messagesPerSecond", "msg/s"),
         new("megabytesPerSecond", "MB/s"),
         new("relativeToC", "vs C"),
+        new("relativeToNetMq", "vs NetMQ"),
         new("allocatedBytesPerMessage", "alloc B/msg"),
     ];
 
@@ -29,6 +33,8 @@ internal static class ZmqBenchmark
         new("p99Microseconds", "p99 µs"),
         new("meanMicroseconds", "mean µs"),
         new("p50RelativeToC", "p50 vs C"),
+        new("p99RelativeToC", "p99 vs C"),
+        new("p50RelativeToNetMq", "p50 vs NetMQ"),
     ];
 
     public static int Run(ZmqBenchSettings settings)
@@ -42,43 +48,69 @@ internal static class ZmqBenchmark
         foreach (var size in Sizes)
         {
             var count = MessageCount(size, quick);
-            Progress($"PUSH/PULL {size} B x {count}: C");
-            var c = Enumerable.Range(0, repeats).Max(_ => native.Run("push_pull_thr", size, count)["msgs_per_sec"]);
-            throughput.Add([Bytes(size), "C libzmq", c, Megabytes(c, size), 1.0, "-"]);
-            foreach (var strategy in Enum.GetValues<SendStrategy>())
+            var warmUp = Math.Min(count, Math.Max(3_000, count / 10));
+            var c = new List<double>();
+            var netMq = new List<ThroughputRun.Result>();
+            var berth = Enum.GetValues<SendStrategy>().ToDictionary(s => s, _ => new List<ThroughputRun.Result>());
+            NetMqRuns.Throughput(size, warmUp);
+            foreach (var strategy in berth.Keys)
             {
-                Progress($"PUSH/PULL {size} B x {count}: Berth {strategy}");
-                ThroughputRun.Measure(strategy, size, Math.Max(1000, count / 10));
-                var best = Enumerable.Range(0, repeats)
-                    .Select(_ => ThroughputRun.Measure(strategy, size, count))
-                    .MaxBy(r => r.MessagesPerSecond);
-                throughput.Add(
-                [
-                    Bytes(size), $"Berth {strategy}", best.MessagesPerSecond, Megabytes(best.MessagesPerSecond, size),
-                    best.MessagesPerSecond / c, best.AllocatedBytesPerMessage,
-                ]);
+                ThroughputRun.Measure(strategy, size, warmUp);
+            }
+
+            for (var repeat = 0; repeat < repeats; repeat++)
+            {
+                Progress($"PUSH/PULL {size} B x {count}, run {repeat + 1}/{repeats}");
+                c.Add(native.Run("push_pull_thr", size, count)["msgs_per_sec"]);
+                netMq.Add(NetMqRuns.Throughput(size, count));
+                foreach (var (strategy, results) in berth)
+                {
+                    results.Add(ThroughputRun.Measure(strategy, size, count));
+                }
+            }
+
+            var cRate = Spread.Of(c).Median;
+            var netMqRate = Median(netMq.Select(r => r.MessagesPerSecond));
+            throughput.Add([Bytes(size), "C libzmq", Spread.Of(c), cRate * size / 1e6, 1.0, Ratio(cRate, netMqRate), "-"]);
+            throughput.Add(ThroughputRow(size, NetMq, netMq, cRate, netMqRate));
+            foreach (var (strategy, results) in berth)
+            {
+                throughput.Add(ThroughputRow(size, $"Berth {strategy}", results, cRate, netMqRate));
             }
         }
 
         const int LatencySize = 64;
         var roundTrips = quick ? 5_000 : 20_000;
-        var latency = new List<object[]>();
-        Progress("REQ/REP latency: C");
-        var cLatency = Enumerable.Range(0, repeats)
-            .Select(_ => native.Run("req_rep_lat", LatencySize, roundTrips))
-            .MinBy(r => r["p50_us"])!;
-        latency.Add([Bytes(LatencySize), "C libzmq", cLatency["p50_us"], cLatency["p99_us"], cLatency["mean_us"], 1.0]);
-        foreach (var asynchronous in new[] { false, true })
+        var latencies = new Dictionary<string, List<LatencyRun.Result>>
         {
-            Progress($"REQ/REP latency: Berth {(asynchronous ? "async" : "blocking")}");
-            LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous);
-            var best = Enumerable.Range(0, repeats)
-                .Select(_ => LatencyRun.Measure(LatencySize, roundTrips, asynchronous))
-                .MinBy(r => r.P50Microseconds);
+            ["C libzmq"] = [], [NetMq] = [], ["Berth blocking"] = [], ["Berth async"] = [],
+        };
+        NetMqRuns.Latency(LatencySize, roundTrips / 5);
+        LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: false);
+        LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true);
+        for (var repeat = 0; repeat < repeats; repeat++)
+        {
+            Progress($"REQ/REP latency, run {repeat + 1}/{repeats}");
+            var c = native.Run("req_rep_lat", LatencySize, roundTrips);
+            latencies["C libzmq"].Add(new LatencyRun.Result(c["p50_us"], c["p99_us"], c["mean_us"]));
+            latencies[NetMq].Add(NetMqRuns.Latency(LatencySize, roundTrips));
+            latencies["Berth blocking"].Add(LatencyRun.Measure(LatencySize, roundTrips, asynchronous: false));
+            latencies["Berth async"].Add(LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true));
+        }
+
+        NetMQ.NetMQConfig.Cleanup(block: false);
+        var cP50 = Median(latencies["C libzmq"].Select(r => r.P50Microseconds));
+        var cP99 = Median(latencies["C libzmq"].Select(r => r.P99Microseconds));
+        var netMqP50 = Median(latencies[NetMq].Select(r => r.P50Microseconds));
+        var latency = new List<object[]>();
+        foreach (var (name, results) in latencies)
+        {
+            var p50 = Median(results.Select(r => r.P50Microseconds));
+            var p99 = Median(results.Select(r => r.P99Microseconds));
             latency.Add(
             [
-                Bytes(LatencySize), asynchronous ? "Berth async" : "Berth blocking",
-                best.P50Microseconds, best.P99Microseconds, best.MeanMicroseconds, best.P50Microseconds / cLatency["p50_us"],
+                Bytes(LatencySize), name, Cell(results.Select(r => r.P50Microseconds)), Cell(results.Select(r => r.P99Microseconds)),
+                Cell(results.Select(r => r.MeanMicroseconds)), Ratio(p50, cP50), Ratio(p99, cP99), Ratio(p50, netMqP50),
             ]);
         }
 
@@ -107,26 +139,59 @@ internal static class ZmqBenchmark
         return ExitCode.Done;
     }
 
+    private static object[] ThroughputRow(int size, string name, List<ThroughputRun.Result> results, double cRate, double netMqRate)
+    {
+        var rate = Median(results.Select(r => r.MessagesPerSecond));
+        return
+        [
+            Bytes(size), name, Cell(results.Select(r => r.MessagesPerSecond)), double.IsNaN(rate) ? "-" : rate * size / 1e6,
+            Ratio(rate, cRate), Ratio(rate, netMqRate), Median(results.Select(r => r.AllocatedBytesPerMessage)),
+        ];
+    }
+
     private static Report Report(ZmqBenchSettings settings, MachineSnapshot machine, int repeats, int roundTrips, List<object[]> throughput, List<object[]> latency)
     {
         string Label(object[] row) => $"{row[0]} {row[1]}";
-        ChartSeries Series(List<object[]> rows, int column, string name) => new(name, [.. rows.Select(r => Spread.Single(r[column] is double value ? value : 0))]);
+        static Spread Value(object cell) => cell switch
+        {
+            Spread spread => spread,
+            double value => Spread.Single(value),
+            _ => Spread.Single(0),
+        };
+        ChartSeries Series(List<object[]> rows, int column, string name) => new(name, [.. rows.Select(r => Value(r[column]))]);
+        var measured = throughput.Where(r => r[6] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), in one run; best of {repeats} per cell.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq) and through NetMQ, interleaved in one run; median of {repeats} per cell.",
             settings.Command,
             machine,
             [
-                new ReportTable($"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread (best of {repeats})", ThroughputColumns, throughput),
-                new ReportTable($"ZeroMQ REQ/REP round-trip latency, 64 B, tcp loopback, {roundTrips} round trips (best p50 of {repeats})", LatencyColumns, latency),
+                new ReportTable($"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread (median of {repeats}, interleaved)", ThroughputColumns, throughput),
+                new ReportTable($"ZeroMQ REQ/REP round-trip latency, 64 B, tcp loopback, {roundTrips} round trips (median of {repeats}, interleaved)", LatencyColumns, latency),
             ],
             [
                 new BarChart("REQ/REP round-trip time: p50, p99", "µs", [.. latency.Select(Label)], [Series(latency, 2, "p50"), Series(latency, 3, "p99")], Logarithmic: true),
                 new BarChart("PUSH/PULL throughput", "msg/s", [.. throughput.Select(Label)], [Series(throughput, 2, "msg/s")], Logarithmic: true),
                 new BarChart("PUSH/PULL throughput in bytes", "MB/s", [.. throughput.Select(Label)], [Series(throughput, 3, "MB/s")], Logarithmic: true),
-                new BarChart("Allocated per message (whole process; C not measured)", "B/msg", [.. throughput.Where(r => r[5] is double).Select(Label)], [Series([.. throughput.Where(r => r[5] is double)], 5, "alloc B/msg")], Logarithmic: true),
+                new BarChart("Allocated per message (whole process; C not measured)", "B/msg", [.. measured.Select(Label)], [Series(measured, 6, "alloc B/msg")], Logarithmic: true),
             ]);
     }
+
+    /// <summary>The runs as a median with its min-max, or "stalled" when any run stalled (NaN).</summary>
+    private static object Cell(IEnumerable<double> runs)
+    {
+        var values = runs.ToArray();
+        return values.Any(double.IsNaN) ? "stalled" : Spread.Of(values);
+    }
+
+    /// <summary>The median; NaN (a stalled run) when any run stalled.</summary>
+    private static double Median(IEnumerable<double> values)
+    {
+        var runs = values.ToArray();
+        return runs.Any(double.IsNaN) ? double.NaN : Spread.Of(runs).Median;
+    }
+
+    private static object Ratio(double value, double baseline) => double.IsNaN(value) || double.IsNaN(baseline) ? "-" : value / baseline;
 
     private static int MessageCount(int size, bool quick) => (size, quick) switch
     {
@@ -134,13 +199,13 @@ internal static class ZmqBenchmark
         (<= 64, false) => 2_000_000,
         (<= 1024, true) => 100_000,
         (<= 1024, false) => 500_000,
-        (_, true) => 5_000,
-        _ => 20_000,
+        (<= 65536, true) => 5_000,
+        (<= 65536, false) => 20_000,
+        (_, true) => 1_000,
+        _ => 4_000,
     };
 
     private static void Progress(string step) => Console.Error.WriteLine($"  {step}");
 
     private static string Bytes(int size) => size >= 1024 ? $"{size / 1024} KB" : $"{size} B";
-
-    private static double Megabytes(double perSecond, int size) => perSecond * size / 1e6;
 }

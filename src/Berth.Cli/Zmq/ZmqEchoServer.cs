@@ -14,6 +14,7 @@ internal static class ZmqEchoServer
         using var context = new ZmqContext();
         using var socket = context.CreateSocket(settings.Type);
         socket.Linger = TimeSpan.Zero;
+        socket.MaxMessageSize = settings.MaxMessageSize;
         socket.Bind(settings.Bind);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);

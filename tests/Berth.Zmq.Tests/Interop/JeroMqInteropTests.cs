@@ -54,6 +54,7 @@ public sealed class JeroMqInteropTests : IDisposable
     {
         using var push = _context.Create(ZmqSocketType.Push);
         push.Linger = TimeSpan.FromSeconds(5);
+        push.SendTimeout = TimeSpan.FromSeconds(60); // the first send waits for the JVM to start and connect
         var endpoint = push.BindLoopback();
         using var peer = new JeroMqPeer("pull", "connect", endpoint, Count);
 

@@ -1,0 +1,30 @@
+using System.Globalization;
+
+namespace Berth.Zmq.Tests;
+
+/// <summary>
+/// The test assembly's entry point, used only by the allocation tests: they start it as a child process so that the
+/// process-wide allocation counter sees the workload alone, not the test runner's own traffic.
+/// </summary>
+public static class AllocationProgram
+{
+    /// <summary><c>allocation PATH SIZE blocking|async</c>: runs one workload and prints the bytes and messages measured.</summary>
+    /// <param name="args">The workload.</param>
+    /// <returns>0 when measured, 2 on bad arguments.</returns>
+    public static async Task<int> Main(string[] args)
+    {
+        if (args.Length != 4 || args[0] != "allocation")
+        {
+            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async");
+            return 2;
+        }
+
+        var path = Enum.Parse<AllocationWorkload.SendPath>(args[1]);
+        var size = int.Parse(args[2], CultureInfo.InvariantCulture);
+        using var context = new ZmqContext();
+        var workload = new AllocationWorkload(context, path, size);
+        var allocation = args[3] == "async" ? await workload.MeasureAsync() : workload.Measure();
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{allocation.Bytes} {allocation.Messages}"));
+        return 0;
+    }
+}

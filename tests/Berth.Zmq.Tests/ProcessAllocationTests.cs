@@ -1,0 +1,68 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Berth.Zmq.Tests;
+
+/// <summary>
+/// Steady-state allocation per message counted for the whole process (<see cref="GC.GetTotalAllocatedBytes(bool)"/>):
+/// the sender and receiver threads, the readiness reactor that wakes async waits, and libzmq's I/O thread running the
+/// zero-copy free callback. Each workload runs in a child process of its own (<see cref="AllocationProgram"/>), where
+/// the test runner's traffic cannot be counted.
+/// </summary>
+public sealed class ProcessAllocationTests
+{
+    public static TheoryData<AllocationWorkload.SendPath, int, string> SendPathsSizesAndModes
+    {
+        get
+        {
+            var data = new TheoryData<AllocationWorkload.SendPath, int, string>();
+            foreach (var path in Enum.GetValues<AllocationWorkload.SendPath>())
+            {
+                foreach (var size in new[] { 64, 1024, 64 * 1024, 1024 * 1024 })
+                {
+                    data.Add(path, size, "blocking");
+                    data.Add(path, size, "async");
+                }
+            }
+
+            return data;
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(SendPathsSizesAndModes))]
+    public void Sending_and_receiving_allocates_nothing_per_message_in_steady_state(AllocationWorkload.SendPath path, int size, string mode)
+    {
+        var (bytes, messages) = RunChild(path, size, mode);
+
+        Assert.True(bytes < AllocationWorkload.Tolerance(messages), $"{bytes} bytes for {messages} messages ({(double)bytes / messages:F2} B/msg)");
+    }
+
+    private static (long Bytes, int Messages) RunChild(AllocationWorkload.SendPath path, int size, string mode)
+    {
+        var host = Environment.ProcessPath is { } process && Path.GetFileNameWithoutExtension(process) == "dotnet" ? process : "dotnet";
+        var start = new ProcessStartInfo(host)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var argument in new[] { typeof(AllocationProgram).Assembly.Location, "allocation", path.ToString(), size.ToString(CultureInfo.InvariantCulture), mode })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var child = Process.Start(start)!;
+        var output = child.StandardOutput.ReadToEndAsync();
+        var errors = child.StandardError.ReadToEndAsync();
+        if (!child.WaitForExit(TimeSpan.FromMinutes(2)))
+        {
+            child.Kill(entireProcessTree: true);
+            Assert.Fail($"the {path} {size} B {mode} workload did not finish");
+        }
+
+        Assert.True(child.ExitCode == 0, $"exit code {child.ExitCode}: {errors.Result}");
+        var fields = output.Result.Trim().Split(' ');
+        return (long.Parse(fields[0], CultureInfo.InvariantCulture), int.Parse(fields[1], CultureInfo.InvariantCulture));
+    }
+}
