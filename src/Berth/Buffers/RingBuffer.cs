@@ -5,8 +5,9 @@ namespace Berth.Buffers;
 /// <summary>
 /// Received bytes waiting to be parsed, in one pooled array used as a ring. Readers see the bytes as a
 /// <see cref="ReadOnlySequence{T}"/> of one segment, or two across the wrap; writers get the free space in front
-/// of the data. It grows by swapping in a larger pooled array (so it allocates nothing once the pool is warm),
-/// never past its maximum, and <see cref="TrimExcess"/> gives the larger array back when the data is gone.
+/// of the data. It rents its array at the first write, grows by swapping in a larger pooled array (so it allocates
+/// nothing once the pool is warm), never past its maximum; <see cref="TrimExcess"/> gives the larger array back when
+/// the data is gone, and <see cref="ReturnWhenEmpty"/> gives the array back altogether until the next write.
 /// </summary>
 public sealed class RingBuffer : IDisposable
 {
@@ -18,8 +19,12 @@ public sealed class RingBuffer : IDisposable
     private int _capacity;
     private int _head;
     private int _length;
+    private bool _disposed;
 
-    /// <summary>Creates a ring of at least <paramref name="initialCapacity"/> bytes that may grow to <paramref name="maxCapacity"/>.</summary>
+    /// <summary>
+    /// Creates a ring of at least <paramref name="initialCapacity"/> bytes that may grow to <paramref name="maxCapacity"/>;
+    /// its array is rented at the first write.
+    /// </summary>
     public RingBuffer(int initialCapacity, int maxCapacity, BufferPool? pool = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(initialCapacity, 1);
@@ -27,14 +32,13 @@ public sealed class RingBuffer : IDisposable
         _pool = pool ?? BufferPool.Shared;
         _initialCapacity = initialCapacity;
         MaxCapacity = maxCapacity;
-        UseArray(_pool.Rent(initialCapacity));
         _beforeWrap.SetNext(_afterWrap);
     }
 
     /// <summary>Bytes waiting to be read.</summary>
     public int Length => _length;
 
-    /// <summary>Bytes the ring holds without growing.</summary>
+    /// <summary>Bytes the ring holds without growing; 0 while it holds no array.</summary>
     public int Capacity => _capacity;
 
     /// <summary>The most bytes the ring will ever hold.</summary>
@@ -45,7 +49,12 @@ public sealed class RingBuffer : IDisposable
     {
         get
         {
-            ObjectDisposedException.ThrowIf(_buffer.Length == 0, this);
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_length == 0)
+            {
+                return ReadOnlySequence<byte>.Empty;
+            }
+
             var beforeWrap = Math.Min(_length, _capacity - _head);
             if (beforeWrap == _length)
             {
@@ -68,8 +77,13 @@ public sealed class RingBuffer : IDisposable
     /// <exception cref="InvalidOperationException">The ring is at its maximum and has too little free space.</exception>
     public Memory<byte> GetWriteMemory(int minimumFree = 1)
     {
-        ObjectDisposedException.ThrowIf(_buffer.Length == 0, this);
+        ObjectDisposedException.ThrowIf(_disposed, this);
         ArgumentOutOfRangeException.ThrowIfLessThan(minimumFree, 1);
+        if (_capacity == 0)
+        {
+            UseArray(_pool.Rent(_initialCapacity));
+        }
+
         if (_capacity - _length < minimumFree)
         {
             Grow(_length + minimumFree);
@@ -127,15 +141,38 @@ public sealed class RingBuffer : IDisposable
         return true;
     }
 
+    /// <summary>
+    /// Returns the array to the pool if the ring is empty, so an idle reader holds no memory; the next write rents
+    /// again. Returns whether it did.
+    /// </summary>
+    public bool ReturnWhenEmpty()
+    {
+        if (_length != 0 || _capacity == 0)
+        {
+            return false;
+        }
+
+        _pool.Return(_buffer);
+        _buffer = [];
+        _capacity = 0;
+        _head = 0;
+        return true;
+    }
+
     /// <inheritdoc />
     public void Dispose()
     {
-        if (_buffer.Length == 0)
+        if (_disposed)
         {
             return;
         }
 
-        _pool.Return(_buffer);
+        _disposed = true;
+        if (_capacity != 0)
+        {
+            _pool.Return(_buffer);
+        }
+
         _buffer = [];
         _capacity = 0;
         _head = 0;

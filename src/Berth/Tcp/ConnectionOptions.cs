@@ -37,10 +37,9 @@ public class ConnectionOptions
     public TimeSpan? FrameTimeout { get; set; }
 
     /// <summary>
-    /// Initial size of a connection's receive ring; it grows for a larger frame and shrinks back once drained.
-    /// Default 64 KiB: a 16 KiB ring split a pipelined burst of sixteen 1 KiB frames over two receives, and measured
-    /// 30-50 % fewer echoes per second. The ring is held for the connection's life, so lower it for many idle
-    /// connections.
+    /// Size of the receive ring a connection rents when data arrives; it grows for a larger frame and goes back to
+    /// the pool whenever it is drained, so an idle connection holds none. Default 64 KiB, so a pipelined burst of
+    /// sixteen 1 KiB frames fits one receive.
     /// </summary>
     public int ReceiveBufferSize { get; set; } = 65_536;
 

@@ -4,9 +4,10 @@ using Berth.Framing;
 namespace Berth.Tcp.Receive;
 
 /// <summary>
-/// The one loop that reads a connection: receive into the pooled ring, cut every whole frame out of it in place,
-/// hand each body to the handler while it is still in the ring, then drop the delivered bytes. A frame larger than
-/// the ring grows it (never past the largest frame); once drained, the ring gives the larger array back. While the
+/// The one loop that reads a connection: wait until the socket is readable, receive into the pooled ring, cut every
+/// whole frame out of it in place, hand each body to the handler while it is still in the ring, then drop the
+/// delivered bytes. A frame larger than the ring grows it (never past the largest frame). Once drained, the ring
+/// gives its array back before the loop waits again, so an idle connection holds no receive buffer. While the
 /// send queue is over its limit the loop neither delivers nor reads, so TCP flow control slows the peer down.
 /// </summary>
 internal sealed class ReceiveLoop
@@ -32,6 +33,14 @@ internal sealed class ReceiveLoop
             var wanted = 1;
             while (true)
             {
+                if (ring.Length == 0)
+                {
+                    ring.ReturnWhenEmpty();
+                    // A zero-byte receive completes when data arrives (or the peer closes, which the next receive sees),
+                    // so the buffer is rented only once there is something to put in it.
+                    await _connection.Transport.ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
+                }
+
                 var received = await _connection.Transport.ReceiveAsync(ring.GetWriteMemory(wanted)).ConfigureAwait(false);
                 if (received == 0)
                 {
@@ -57,11 +66,6 @@ internal sealed class ReceiveLoop
                     }
 
                     _connection.ResumeReceiving();
-                }
-
-                if (ring.Length == 0)
-                {
-                    ring.TrimExcess();
                 }
             }
         }

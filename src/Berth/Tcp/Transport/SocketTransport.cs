@@ -7,8 +7,13 @@ namespace Berth.Tcp.Transport;
 internal sealed class SocketTransport(Socket socket) : ConnectionTransport(socket)
 {
     private readonly SocketSender _sender = new();
+    private readonly ReadableWait _readable = new(socket);
 
-    public override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => Socket.ReceiveAsync(buffer, SocketFlags.None);
+    public override ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    {
+        var receive = Socket.ReceiveAsync(buffer, SocketFlags.None);
+        return buffer.IsEmpty && !receive.IsCompleted ? _readable.WaitAsync(receive) : receive;
+    }
 
     public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(Socket, buffers);
 
