@@ -3,6 +3,7 @@
 # Debian's packages, with sudo only when not root; when everything is present nothing needs root.
 #
 #   bash scripts/setup.sh            the TCP benchmark (berth bench) and the TCP library: the .NET SDK 10 only
+#   bash scripts/setup.sh --compare  + gcc: berth bench --compare builds the C echo server and load generator
 #   bash scripts/setup.sh --zmq      + libzmq5: Berth.Zmq, berth zmq echo, the ZeroMQ samples
 #   bash scripts/setup.sh --native   + libzmq5, libzmq3-dev, gcc: berth zmq bench and the C programs in bench/native
 #   bash scripts/setup.sh --java     + a JDK 17 and JeroMQ: the Java programs in bench/java, the interop tests' peer
@@ -12,6 +13,7 @@ set -euo pipefail
 packages=()
 while (($#)); do
     case "$1" in
+        --compare) packages+=(gcc) ;;
         --zmq) packages+=(libzmq5) ;;
         --native) packages+=(libzmq5 libzmq3-dev gcc) ;;
         --java) packages+=(openjdk-17-jdk-headless libjeromq-java) ;;
