@@ -24,7 +24,7 @@ public sealed class MemoryReturnTests(ITestOutputHelper output)
         output.WriteLine($"at start: {Megabytes(serve.ResidentBytes)}");
         if (!AttackLength.Long)
         {
-            await ResetChurn.RunAsync(serve.EndPoint, resets, parallel: 64).Within();
+            await ResetChurn.RunAsync(serve.EndPoint, resets, parallel: 64);
             await AttackMixAsync(serve.EndPoint);
             output.WriteLine($"after warming up: {Megabytes(await serve.SettledResidentBytesAsync())}");
         }
@@ -32,7 +32,7 @@ public sealed class MemoryReturnTests(ITestOutputHelper output)
         var settled = new List<long>();
         for (var round = 1; round <= rounds; round++)
         {
-            await ResetChurn.RunAsync(serve.EndPoint, resets, parallel: 64).Within();
+            await ResetChurn.RunAsync(serve.EndPoint, resets, parallel: 64);
             settled.Add(await serve.SettledResidentBytesAsync());
             output.WriteLine($"after round {round} of {resets} resets: {Megabytes(settled[^1])}");
         }
