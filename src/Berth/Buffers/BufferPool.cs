@@ -34,6 +34,9 @@ public sealed class BufferPool
     /// <summary>Arrays rented since the pool was created.</summary>
     public long TotalRented => Volatile.Read(ref _rented);
 
+    /// <summary>Bytes of free arrays kept for reuse, when the array pool is a <see cref="ReleasingArrayPool"/>; null for pools that do not say.</summary>
+    public long? RetainedBytes => (_arrays as ReleasingArrayPool)?.RetainedBytes;
+
     /// <summary>Rents an array of at least <paramref name="minimumLength"/> bytes; its contents are undefined.</summary>
     public byte[] Rent(int minimumLength)
     {

@@ -1,0 +1,75 @@
+using System.Net;
+using Berth.Tcp;
+using Xunit.Abstractions;
+
+namespace Berth.Tests.Tcp.Hostile;
+
+/// <summary>
+/// A server under attack with a witness echoing through it. <see cref="EndAsync"/> checks what every attack test
+/// promises: the witness kept working and saw every byte right, and once the attackers are gone the server is back
+/// to no connection and no pooled buffer out.
+/// </summary>
+internal sealed class AttackArena : IAsyncDisposable
+{
+    private readonly ITestOutputHelper _output;
+    private Witness? _witness;
+
+    private AttackArena(TcpServerOptions options, ITestOutputHelper output)
+    {
+        _output = output;
+        Options = options;
+        Server = new TcpServer(options, Handler);
+        Server.Start();
+    }
+
+    public TcpServerOptions Options { get; }
+
+    public ObservedEchoHandler Handler { get; } = new();
+
+    public TcpServer Server { get; }
+
+    public IPEndPoint EndPoint => Server.EndPoint;
+
+    public Witness Witness => _witness!;
+
+    public static async Task<AttackArena> StartAsync(TcpServerOptions options, ITestOutputHelper output)
+    {
+        var arena = new AttackArena(options, output);
+        arena._witness = await Witness.StartAsync(arena.EndPoint);
+        await arena.Witness.EchoesMoreAsync(20);
+        arena.Witness.TakeLatencies();
+        return arena;
+    }
+
+    /// <summary>
+    /// Ends an attack that should have cost <paramref name="attackers"/> connections: the witness echoes more frames
+    /// after it, then leaves, and the server must be back to its baseline. Returns the attackers' disconnect reasons.
+    /// </summary>
+    public async Task<DisconnectReason[]> EndAsync(string attack, int attackers)
+    {
+        await Witness.EchoesMoreAsync(20);
+        var (frames, p50, p99) = Witness.TakeLatencies();
+        _output.WriteLine($"{attack}: witness echoed {frames} frames during the attack, p50 {p50:F2} ms, p99 {p99:F2} ms");
+        Assert.Null(Witness.Error);
+        var witness = Witness.LocalEndPoint;
+        await Witness.DisposeAsync();
+
+        await Waits.Until(() => Handler.Disconnects.Count >= attackers + 1);
+        await Waits.Until(() => Server.ConnectionCount == 0 && Options.BufferPool.Outstanding == 0);
+        var reasons = Handler.ReasonsExcept(witness);
+        Assert.Equal(attackers, reasons.Length);
+        Assert.Equal(DisconnectReason.ClosedByPeer, Assert.Single(Handler.Disconnects, d => witness.Equals(d.Peer)).Info.Reason);
+        return reasons;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_witness is not null)
+        {
+            await _witness.DisposeAsync();
+        }
+
+        await Server.StopAsync();
+        Assert.Equal(0, Options.BufferPool.Outstanding);
+    }
+}

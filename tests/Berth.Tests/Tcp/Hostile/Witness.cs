@@ -1,0 +1,135 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+
+namespace Berth.Tests.Tcp.Hostile;
+
+/// <summary>
+/// A well-behaved client that keeps echoing frames of random size and content through the server under attack and
+/// checks every byte of every echo. It records the first error it meets and the round-trip time of every frame, so
+/// a test can show that an attack cost the witness nothing but, in a long run, print what it cost in latency.
+/// </summary>
+internal sealed class Witness : IAsyncDisposable
+{
+    private const int LargestBody = 16_384;
+    private readonly Socket _socket;
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Lock _latencyLock = new();
+    private readonly List<long> _latencies = [];
+    private readonly Task _running;
+    private long _frames;
+    private int _disposed;
+
+    private Witness(Socket socket, int seed)
+    {
+        _socket = socket;
+        _running = Task.Run(() => RunAsync(seed));
+    }
+
+    /// <summary>The witness's own address, which tells its connection apart on the server.</summary>
+    public EndPoint LocalEndPoint => _socket.LocalEndPoint!;
+
+    /// <summary>Frames echoed and checked so far.</summary>
+    public long Frames => Interlocked.Read(ref _frames);
+
+    /// <summary>The first thing that went wrong: a mismatched byte, a closed connection, a socket error.</summary>
+    public Exception? Error { get; private set; }
+
+    public static async Task<Witness> StartAsync(IPEndPoint server, int seed = 1)
+    {
+        var socket = new Socket(server.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        await socket.ConnectAsync(server);
+        return new Witness(socket, seed);
+    }
+
+    /// <summary>Waits until the witness has echoed <paramref name="more"/> further frames, or has failed.</summary>
+    public async Task EchoesMoreAsync(int more)
+    {
+        var target = Frames + more;
+        await Waits.Until(() => Frames >= target || Error is not null || _running.IsCompleted);
+    }
+
+    /// <summary>Median and 99th percentile round trip of the frames since the last call, then starts a new window.</summary>
+    public (long Frames, double P50Milliseconds, double P99Milliseconds) TakeLatencies()
+    {
+        long[] window;
+        lock (_latencyLock)
+        {
+            window = [.. _latencies];
+            _latencies.Clear();
+        }
+
+        if (window.Length == 0)
+        {
+            return (0, double.NaN, double.NaN);
+        }
+
+        Array.Sort(window);
+        return (window.Length, Milliseconds(window[window.Length / 2]), Milliseconds(window[(int)(window.Length * 0.99)]));
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        await _stop.CancelAsync();
+        await _running.Within();
+        _socket.Dispose();
+        _stop.Dispose();
+    }
+
+    private static double Milliseconds(long ticks) => ticks * 1000.0 / Stopwatch.Frequency;
+
+    private async Task RunAsync(int seed)
+    {
+        var random = new Random(seed);
+        var frame = new byte[4 + LargestBody];
+        var echo = new byte[4 + LargestBody];
+        try
+        {
+            while (!_stop.IsCancellationRequested)
+            {
+                var length = random.Next(1, LargestBody + 1);
+                BinaryPrimitives.WriteUInt32LittleEndian(frame, (uint)length);
+                random.NextBytes(frame.AsSpan(4, length));
+                var started = Stopwatch.GetTimestamp();
+                await _socket.SendAsync(frame.AsMemory(0, 4 + length), SocketFlags.None);
+                await ReceiveExactlyAsync(echo.AsMemory(0, 4 + length));
+                var elapsed = Stopwatch.GetTimestamp() - started;
+                if (!frame.AsSpan(0, 4 + length).SequenceEqual(echo.AsSpan(0, 4 + length)))
+                {
+                    throw new InvalidDataException($"Echo {Frames} of {length} bytes differs from what was sent.");
+                }
+
+                lock (_latencyLock)
+                {
+                    _latencies.Add(elapsed);
+                }
+
+                Interlocked.Increment(ref _frames);
+            }
+        }
+        catch (Exception e)
+        {
+            Error = e;
+        }
+    }
+
+    private async Task ReceiveExactlyAsync(Memory<byte> destination)
+    {
+        while (!destination.IsEmpty)
+        {
+            var received = await _socket.ReceiveAsync(destination, SocketFlags.None);
+            if (received == 0)
+            {
+                throw new EndOfStreamException("The server closed the witness's connection.");
+            }
+
+            destination = destination[received..];
+        }
+    }
+}
