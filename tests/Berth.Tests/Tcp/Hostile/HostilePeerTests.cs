@@ -164,6 +164,83 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task AFrameDribbledPastItsDeadlineIsClosedWithFrameTimeout()
+    {
+        var attackers = AttackLength.Pick(5, 200);
+        await using var arena = await AttackArena.StartAsync(new TcpServerOptions { FrameTimeout = TimeSpan.FromMilliseconds(500) }, output);
+        var sockets = new List<Socket>();
+        try
+        {
+            for (var i = 0; i < attackers; i++)
+            {
+                sockets.Add(await ConnectAsync(arena.EndPoint));
+            }
+
+            // Each byte resets no timer: only the frame's first byte starts its deadline. Bounded: 100 bytes at most.
+            var header = RawClient.Frame(new byte[1_000]);
+            for (var b = 0; b < 100 && sockets.Any(s => s.Connected); b++)
+            {
+                foreach (var socket in sockets)
+                {
+                    try
+                    {
+                        await socket.SendAsync(header.AsMemory(b, 1), SocketFlags.None);
+                    }
+                    catch (SocketException)
+                    {
+                        // Closed by the deadline, as it should be.
+                    }
+                }
+
+                await Task.Delay(100);
+            }
+
+            await Task.WhenAll(sockets.Select(ClosedByServerAsync)).Within();
+        }
+        finally
+        {
+            sockets.ForEach(s => s.Dispose());
+        }
+
+        var reasons = await arena.EndAsync("one byte every 100 ms", attackers);
+        Assert.All(reasons, r => Assert.Equal(DisconnectReason.FrameTimeout, r));
+    }
+
+    [Fact]
+    public async Task APipeliningPeerThatReadsItsEchoesIsNeverDropped()
+    {
+        var frames = AttackLength.Pick(64, 256);
+        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        var body = new byte[1_048_576];
+        new Random(17).NextBytes(body);
+        var frame = RawClient.Frame(body);
+        using (var socket = await ConnectAsync(arena.EndPoint))
+        {
+            // Sends never wait for an echo; the reader checks every echo byte for byte as it comes.
+            var reading = Task.Run(async () =>
+            {
+                var echo = new byte[frame.Length];
+                for (var i = 0; i < frames; i++)
+                {
+                    await ReceiveExactlyAsync(socket, echo);
+                    Assert.True(echo.AsSpan().SequenceEqual(frame), $"echo {i} differs");
+                }
+            });
+            for (var i = 0; i < frames; i++)
+            {
+                await socket.SendAsync(frame, SocketFlags.None).Within();
+            }
+
+            await reading.Within();
+            socket.Shutdown(SocketShutdown.Send);
+            await ClosedByServerAsync(socket).Within();
+        }
+
+        var reasons = await arena.EndAsync($"{frames} pipelined 1 MiB frames", 1);
+        Assert.Equal(DisconnectReason.ClosedByPeer, Assert.Single(reasons));
+    }
+
+    [Fact]
     public async Task AHalfClosingPeerGetsEveryEchoThenTheClose()
     {
         var connections = AttackLength.Pick(20, 2_000);
