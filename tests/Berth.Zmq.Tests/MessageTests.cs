@@ -4,6 +4,8 @@ using System.Text;
 
 namespace Berth.Zmq.Tests;
 
+// Zero-copy sends count their releases in one process-wide counter that a test here asserts exactly.
+[Collection("zero-copy release counter")]
 public sealed unsafe class MessageTests : IDisposable
 {
     private static int _nativeFrees;

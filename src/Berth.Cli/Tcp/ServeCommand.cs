@@ -15,6 +15,7 @@ internal static class ServeCommand
         var maxConnections = OptionValues.Int("--max-connections", "Connections served at once; more are refused.", 10_000, 1);
         var idleTimeout = OptionValues.Double("--idle-timeout", "Close a connection that received nothing for this long; 0 never does.", 120, 0, 86_400, "SECONDS");
         var frameTimeout = OptionValues.Double("--frame-timeout", "Close a connection whose frame is not complete this long after its first byte arrived; 0 never does.", 10, 0, 86_400, "SECONDS");
+        var slowConsumerTimeout = OptionValues.Double("--slow-consumer-timeout", "Close a connection whose peer stopped reading its replies for this long (its receive paused for a full send queue with no send completing); 0 never does.", 30, 0, 86_400, "SECONDS");
         var shutdownTimeout = OptionValues.Double("--shutdown-timeout", "On the first Ctrl-C or SIGTERM, how long connections get to flush before they are aborted; a second signal aborts at once.", 5, 0, 86_400, "SECONDS");
         var scheduling = new Option<HandlerScheduling>("--scheduling")
         {
@@ -23,7 +24,7 @@ internal static class ServeCommand
         };
         var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
-            host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, shutdownTimeout, scheduling,
+            host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, slowConsumerTimeout, shutdownTimeout, scheduling,
         };
         command.SetRun(
             parsed => new ServeSettings(
@@ -32,6 +33,7 @@ internal static class ServeCommand
                 parsed.GetValue(maxConnections),
                 Limit(parsed.GetValue(idleTimeout)),
                 Limit(parsed.GetValue(frameTimeout)),
+                Limit(parsed.GetValue(slowConsumerTimeout)),
                 TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout)),
                 parsed.GetValue(scheduling)),
             ServeRun.RunAsync);

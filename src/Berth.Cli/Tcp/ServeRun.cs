@@ -19,6 +19,7 @@ internal static class ServeRun
             MaxConnections = settings.MaxConnections,
             IdleTimeout = settings.IdleTimeout,
             FrameTimeout = settings.FrameTimeout,
+            SlowConsumerTimeout = settings.SlowConsumerTimeout,
             ShutdownTimeout = settings.ShutdownTimeout,
             HandlerScheduling = settings.Scheduling,
         };

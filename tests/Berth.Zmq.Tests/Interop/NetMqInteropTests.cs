@@ -9,6 +9,8 @@ namespace Berth.Zmq.Tests.Interop;
 /// both directions, either side binding, with multipart messages whose last frame is 1 MiB.
 /// </summary>
 /// <remarks>NetMQ's default linger is zero: its sending sockets set one so that disposing them keeps what is queued.</remarks>
+// Zero-copy sends count their releases in one process-wide counter that a test here asserts exactly.
+[Collection("zero-copy release counter")]
 public sealed class NetMqInteropTests : IDisposable
 {
     private const int Count = 3;

@@ -45,7 +45,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     [Fact]
     public async Task APeerThatNeverReadsIsClosedAsASlowConsumer()
     {
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        await using var arena = await AttackArena.StartAsync(new TcpServerOptions { SlowConsumerTimeout = TimeSpan.FromSeconds(1) }, output);
         using (var socket = await ConnectAsync(arena.EndPoint))
         {
             var frame = RawClient.Frame(new byte[65_536]);

@@ -20,7 +20,7 @@ public sealed class MemoryReturnTests(ITestOutputHelper output)
     {
         var rounds = AttackLength.Pick(3, 10);
         var resets = AttackLength.Pick(2_000, 200_000);
-        await using var serve = await ServeProcess.StartAsync();
+        await using var serve = await ServeProcess.StartAsync("--slow-consumer-timeout", "1");
         output.WriteLine($"at start: {Megabytes(serve.ResidentBytes)}");
         if (!AttackLength.Long)
         {
