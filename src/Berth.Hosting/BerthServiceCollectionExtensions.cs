@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Diagnostics.Metrics;
 using Berth.Tcp;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -13,7 +14,8 @@ public static class BerthServiceCollectionExtensions
     /// Adds a <see cref="TcpServer"/> that runs <typeparamref name="THandler"/> (resolved from the container), starts
     /// with the host and stops gracefully with it. The server is also registered, so it can be injected (for
     /// <see cref="TcpServer.EndPoint"/> or <see cref="TcpServer.Connections"/>). Logging uses the host's
-    /// <see cref="ILoggerFactory"/> unless <paramref name="configure"/> sets another.
+    /// <see cref="ILoggerFactory"/> and metrics its <see cref="IMeterFactory"/> (when registered) unless
+    /// <paramref name="configure"/> sets others.
     /// </summary>
     public static IServiceCollection AddBerthServer<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] THandler>(this IServiceCollection services, Action<TcpServerOptions>? configure = null)
         where THandler : ConnectionHandler
@@ -27,6 +29,8 @@ public static class BerthServiceCollectionExtensions
             {
                 options.LoggerFactory = loggerFactory;
             }
+
+            options.MeterFactory = provider.GetService<IMeterFactory>();
 
             configure?.Invoke(options);
             return new TcpServer(options, provider.GetRequiredService<THandler>());

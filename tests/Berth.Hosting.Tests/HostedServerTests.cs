@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics.Metrics;
 using System.Net.Sockets;
 using Berth.Hosting;
 using Berth.Tcp;
@@ -10,11 +11,23 @@ namespace Berth.Hosting.Tests;
 public sealed class HostedServerTests
 {
     [Fact]
-    public async Task TheHostStartsTheServerAndStopsItGracefully()
+    public async Task TheHostStartsTheServerAndStopsItGracefullyAndItsMeterFactoryCountsTheFrames()
     {
         var builder = Host.CreateApplicationBuilder();
         builder.Services.AddBerthServer<EchoHandler>(options => options.MaxConnections = 10);
         using var host = builder.Build();
+        var framesReceived = 0L;
+        using var listener = new MeterListener();
+        var hostMeters = host.Services.GetRequiredService<IMeterFactory>();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (ReferenceEquals(instrument.Meter.Scope, hostMeters) && instrument.Name == "berth.tcp.frames.received")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, value, _, _) => Interlocked.Add(ref framesReceived, value));
+        listener.Start();
         await host.StartAsync().WaitAsync(TimeSpan.FromSeconds(30));
         var server = host.Services.GetRequiredService<TcpServer>();
 
@@ -37,5 +50,6 @@ public sealed class HostedServerTests
 
         await host.StopAsync().WaitAsync(TimeSpan.FromSeconds(30));
         Assert.Equal(0, server.BufferPool.Outstanding);
+        Assert.Equal(1, Interlocked.Read(ref framesReceived));
     }
 }

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using BenchmarkDotNet.Attributes;
 using Berth.Buffers;
 using Berth.Framing;
+using Berth.Tcp;
 using Berth.Tcp.Send;
 
 namespace Berth.Benchmarks.Tcp;
@@ -42,7 +43,7 @@ public class SendBatchingBenchmarks
         _drain = new Thread(Drain) { IsBackground = true };
         _drain.Start();
 
-        _queue = new SendQueue(LengthFieldFormat.Berth, 1 << 20, _pool, 16_384);
+        _queue = new SendQueue(LengthFieldFormat.Berth, 1 << 20, _pool, 16_384, TcpMetrics.Default);
         _gather = new SocketSender();
         _buffers = new List<ArraySegment<byte>>(8);
         _frame = new byte[4 + Size];

@@ -9,7 +9,7 @@ namespace Berth.Buffers;
 /// nothing once the pool is warm), never past its maximum; <see cref="TrimExcess"/> gives the larger array back when
 /// the data is gone, and <see cref="ReturnWhenEmpty"/> gives the array back altogether until the next write.
 /// </summary>
-public sealed class RingBuffer : IDisposable
+internal sealed class RingBuffer : IDisposable
 {
     private readonly BufferPool _pool;
     private readonly int _initialCapacity;

@@ -50,7 +50,8 @@ public sealed class Connection
         _handler = handler;
         Logger = logger;
         _onClosed = onClosed;
-        _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize);
+        Metrics = TcpMetrics.For(options.MeterFactory);
+        _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize, Metrics);
         ResumeBelow = options.SendQueueLimit / 2;
         LocalEndPoint = transport.LocalEndPoint;
         RemoteEndPoint = transport.RemoteEndPoint;
@@ -80,6 +81,8 @@ public sealed class Connection
     internal ConnectionOptions Options { get; }
 
     internal ILogger Logger { get; }
+
+    internal TcpMetrics Metrics { get; }
 
     internal IConnectionTransport Transport => _transport;
 
@@ -230,8 +233,8 @@ public sealed class Connection
     /// <summary>Runs <see cref="ConnectionHandler.OnConnected"/>, then the receive and send loops.</summary>
     internal void Start()
     {
-        TcpMetrics.OpenedConnections.Add(1);
-        TcpMetrics.ActiveConnections.Add(1);
+        Metrics.OpenedConnections.Add(1);
+        Metrics.ActiveConnections.Add(1);
         TcpLog.Opened(Logger, Id, RemoteEndPoint);
         _runningLoops = 2;
         try
@@ -251,8 +254,8 @@ public sealed class Connection
     /// <summary>Ends a connection that never started its loops (refused by the limit, failed handshake).</summary>
     internal void Refuse(DisconnectReason reason, Exception? error)
     {
-        TcpMetrics.OpenedConnections.Add(1);
-        TcpMetrics.ActiveConnections.Add(1);
+        Metrics.OpenedConnections.Add(1);
+        Metrics.ActiveConnections.Add(1);
         _runningLoops = 1;
         Close(reason, error, flush: false);
         LoopEnded();
@@ -313,8 +316,8 @@ public sealed class Connection
         var (unsentFrames, unsentBytes) = _queue.Release();
         _transport.Dispose();
         var info = new DisconnectInfo(_reason, unsentFrames, unsentBytes, _error);
-        TcpMetrics.ActiveConnections.Add(-1);
-        TcpMetrics.Disconnected(_reason);
+        Metrics.ActiveConnections.Add(-1);
+        Metrics.Disconnected(_reason);
         TcpLog.Closed(Logger, Id, _reason, unsentFrames);
         try
         {

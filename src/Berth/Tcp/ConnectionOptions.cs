@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.Metrics;
 using System.Net.Sockets;
 using Berth.Buffers;
 using Berth.Framing;
@@ -80,6 +81,12 @@ public class ConnectionOptions
 
     /// <summary>Loggers for connection events. Default: no logging.</summary>
     public ILoggerFactory LoggerFactory { get; set; } = NullLoggerFactory.Instance;
+
+    /// <summary>
+    /// Where the <c>Berth</c> meter and its instruments come from, for example the host's factory, so its listeners
+    /// see only these connections. Default null: one process-wide meter named <c>Berth</c>.
+    /// </summary>
+    public IMeterFactory? MeterFactory { get; set; }
 
     internal void ApplyTo(Socket socket)
     {

@@ -7,7 +7,7 @@ namespace Berth.Tcp;
 /// is refused only when the queue is already over its limit, which the receive loop's pause rules out unless other
 /// threads fill the queue too; rather than drop an echo, the connection is then closed as a slow consumer.
 /// </summary>
-public sealed class EchoHandler : ConnectionHandler
+internal sealed class EchoHandler : ConnectionHandler
 {
     /// <inheritdoc />
     public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)

@@ -1,44 +1,60 @@
 using System.Diagnostics.Metrics;
+using System.Runtime.CompilerServices;
 
 namespace Berth.Tcp;
 
 /// <summary>
-/// The transport's instruments on the meter named <c>Berth</c>, readable by <c>dotnet-counters monitor -n APP --counters Berth</c>
-/// and by OpenTelemetry's <c>AddMeter("Berth")</c>. Counters are added once per receive or per batch, not per frame.
+/// The transport's instruments on a meter named <c>Berth</c>, readable by <c>dotnet-counters monitor -n APP --counters Berth</c>
+/// and by OpenTelemetry's <c>AddMeter("Berth")</c>. The meter comes from <see cref="ConnectionOptions.MeterFactory"/>
+/// when one is set, so a host (or a test) sees only its own connections; otherwise from one process-wide meter.
+/// Counters are added once per receive or per batch, not per frame.
 /// </summary>
-public static class TcpMetrics
+internal sealed class TcpMetrics
 {
-    /// <summary>The meter name.</summary>
     public const string MeterName = "Berth";
 
-    private static readonly Meter Meter = new(MeterName);
-
-    internal static readonly UpDownCounter<long> ActiveConnections =
-        Meter.CreateUpDownCounter<long>("berth.tcp.connections.active", "{connection}", "Open connections.");
-
-    internal static readonly Counter<long> OpenedConnections =
-        Meter.CreateCounter<long>("berth.tcp.connections.opened", "{connection}", "Connections accepted or connected.");
-
-    internal static readonly Counter<long> Disconnects =
-        Meter.CreateCounter<long>("berth.tcp.disconnects", "{connection}", "Connections ended, by reason.");
-
-    internal static readonly Counter<long> FramesReceived =
-        Meter.CreateCounter<long>("berth.tcp.frames.received", "{frame}", "Frames received.");
-
-    internal static readonly Counter<long> FramesSent =
-        Meter.CreateCounter<long>("berth.tcp.frames.sent", "{frame}", "Frames written to sockets.");
-
-    internal static readonly Counter<long> BytesReceived =
-        Meter.CreateCounter<long>("berth.tcp.bytes.received", "By", "Bytes received, headers included.");
-
-    internal static readonly Counter<long> BytesSent =
-        Meter.CreateCounter<long>("berth.tcp.bytes.sent", "By", "Bytes written to sockets, headers included.");
-
-    internal static readonly UpDownCounter<long> SendQueueBytes =
-        Meter.CreateUpDownCounter<long>("berth.tcp.send_queue.bytes", "By", "Bytes accepted for sending and not yet written.");
-
-    internal static void Disconnected(DisconnectReason reason) =>
-        Disconnects.Add(1, new KeyValuePair<string, object?>("reason", ReasonNames[(int)reason]));
-
     private static readonly string[] ReasonNames = Enum.GetNames<DisconnectReason>();
+
+    private static readonly ConditionalWeakTable<IMeterFactory, TcpMetrics> ByFactory = [];
+
+    private TcpMetrics(Meter meter)
+    {
+        ActiveConnections = meter.CreateUpDownCounter<long>("berth.tcp.connections.active", "{connection}", "Open connections.");
+        OpenedConnections = meter.CreateCounter<long>("berth.tcp.connections.opened", "{connection}", "Connections accepted or connected.");
+        Disconnects = meter.CreateCounter<long>("berth.tcp.disconnects", "{connection}", "Connections ended, by reason.");
+        FramesReceived = meter.CreateCounter<long>("berth.tcp.frames.received", "{frame}", "Frames received.");
+        FramesSent = meter.CreateCounter<long>("berth.tcp.frames.sent", "{frame}", "Frames written to sockets.");
+        BytesReceived = meter.CreateCounter<long>("berth.tcp.bytes.received", "By", "Bytes received, headers included.");
+        BytesSent = meter.CreateCounter<long>("berth.tcp.bytes.sent", "By", "Bytes written to sockets, headers included.");
+        SendQueueBytes = meter.CreateUpDownCounter<long>("berth.tcp.send_queue.bytes", "By", "Bytes accepted for sending and not yet written.");
+    }
+
+    /// <summary>The instruments of connections that name no meter factory.</summary>
+    public static TcpMetrics Default { get; } = new(new Meter(MeterName));
+
+    public UpDownCounter<long> ActiveConnections { get; }
+
+    public Counter<long> OpenedConnections { get; }
+
+    public Counter<long> Disconnects { get; }
+
+    public Counter<long> FramesReceived { get; }
+
+    public Counter<long> FramesSent { get; }
+
+    public Counter<long> BytesReceived { get; }
+
+    public Counter<long> BytesSent { get; }
+
+    public UpDownCounter<long> SendQueueBytes { get; }
+
+    /// <summary>
+    /// The instruments on <paramref name="factory"/>'s <c>Berth</c> meter, created once per factory and shared by all
+    /// its connections; <see cref="Default"/> when <paramref name="factory"/> is null.
+    /// </summary>
+    public static TcpMetrics For(IMeterFactory? factory) =>
+        factory is null ? Default : ByFactory.GetValue(factory, static f => new TcpMetrics(f.Create(new MeterOptions(MeterName))));
+
+    public void Disconnected(DisconnectReason reason) =>
+        Disconnects.Add(1, new KeyValuePair<string, object?>("reason", ReasonNames[(int)reason]));
 }

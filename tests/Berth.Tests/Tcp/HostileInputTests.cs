@@ -77,13 +77,40 @@ public sealed class HostileInputTests
     public async Task AnIdleConnectionIsClosedAndAnActiveOneIsNot()
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { IdleTimeout = TimeSpan.FromMilliseconds(300) };
+        var idleTimeout = TimeSpan.FromSeconds(1);
+        var options = new TcpServerOptions { IdleTimeout = idleTimeout };
         await using var server = EchoTests.Start(options, handler);
+        using var active = new RawClient(server.EndPoint);
+        var activeConnection = await handler.FirstConnection.Within();
         using var idle = new RawClient(server.EndPoint);
+
+        // The active client sends a frame every tenth of the idle timeout until the idle one is closed, then for two
+        // more idle timeouts, so any wrong close of the active connection would have had time to happen.
+        var round = 0;
+        var roundsAfterIdleClosed = 0;
+        var interval = idleTimeout / 10;
+        while (roundsAfterIdleClosed < 20)
+        {
+            Assert.True(round++ < 1_000, "the idle connection was never closed");
+            var body = EchoTests.RandomBody(1 + (round % 64), round);
+            active.SendFrame(body);
+            Assert.Equal(body, active.ReceiveFrame());
+            if (!handler.Disconnects.IsEmpty)
+            {
+                roundsAfterIdleClosed++;
+            }
+
+            await Task.Delay(interval);
+        }
+
         Assert.True(idle.WaitForClose());
-        await Waits.Until(() => !handler.Disconnects.IsEmpty);
-        var (_, info) = Assert.Single(handler.Disconnects);
+        var (closed, info) = Assert.Single(handler.Disconnects);
         Assert.Equal(DisconnectReason.IdleTimeout, info.Reason);
+        Assert.NotSame(activeConnection, closed);
+        Assert.True(activeConnection.IsConnected);
+        var last = EchoTests.RandomBody(4096, -1);
+        active.SendFrame(last);
+        Assert.Equal(last, active.ReceiveFrame());
     }
 
     [Fact]

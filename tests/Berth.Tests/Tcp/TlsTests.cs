@@ -54,7 +54,7 @@ public sealed class TlsTests
         Assert.Empty(handler.Connections);
     }
 
-    private static X509Certificate2 SelfSignedCertificate()
+    internal static X509Certificate2 SelfSignedCertificate()
     {
         using var key = ECDsa.Create(ECCurve.NamedCurves.nistP256);
         var request = new CertificateRequest("CN=localhost", key, HashAlgorithmName.SHA256);

@@ -48,7 +48,7 @@ internal sealed class FrameDelivery(Connection connection, FrameDecoder decoder)
             connection.EndDispatch();
         }
 
-        TcpMetrics.FramesReceived.Add(frames);
+        connection.Metrics.FramesReceived.Add(frames);
         switch (outcome)
         {
             case FrameReadResult.TooLarge:

@@ -50,7 +50,7 @@ internal sealed class ReceiveLoop
 
                 ring.Advance(received);
                 _connection.Received();
-                TcpMetrics.BytesReceived.Add(received);
+                _connection.Metrics.BytesReceived.Add(received);
                 if (_connection.IsClosing)
                 {
                     ring.Consume(ring.Length);

@@ -38,8 +38,8 @@ internal sealed class SendLoop(Connection connection)
                         connection.SendProgressed();
                     }
 
-                    TcpMetrics.FramesSent.Add(batch.Frames);
-                    TcpMetrics.BytesSent.Add(batch.Length);
+                    connection.Metrics.FramesSent.Add(batch.Frames);
+                    connection.Metrics.BytesSent.Add(batch.Length);
                     queue.BatchWritten(batch);
                     if (queue.QueuedBytes <= connection.ResumeBelow)
                     {

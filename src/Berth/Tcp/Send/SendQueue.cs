@@ -15,6 +15,7 @@ internal sealed class SendQueue
     private readonly LengthFieldFormat _format;
     private readonly FrameEncoder _encoder;
     private readonly long _limit;
+    private readonly TcpMetrics _metrics;
     private SendBuffer _pending;
     private SendBuffer _inFlight;
     private long _queuedBytes;
@@ -22,8 +23,9 @@ internal sealed class SendQueue
     private bool _closed;
     private TaskCompletionSource? _room;
 
-    public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize)
+    public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize, TcpMetrics metrics)
     {
+        _metrics = metrics;
         _format = format;
         _encoder = new FrameEncoder(format);
         _limit = limit;
@@ -151,7 +153,7 @@ internal sealed class SendQueue
             _room = null;
         }
 
-        TcpMetrics.SendQueueBytes.Add(-bytes);
+        _metrics.SendQueueBytes.Add(-bytes);
         room?.TrySetResult();
     }
 
@@ -182,7 +184,7 @@ internal sealed class SendQueue
             _inFlight.Reset();
             _queuedFrames = 0;
             _queuedBytes = 0;
-            TcpMetrics.SendQueueBytes.Add(-unsent._queuedBytes);
+            _metrics.SendQueueBytes.Add(-unsent._queuedBytes);
             return unsent;
         }
     }
@@ -215,7 +217,7 @@ internal sealed class SendQueue
         _pending.FrameWritten();
         _queuedBytes += frameLength;
         _queuedFrames++;
-        TcpMetrics.SendQueueBytes.Add(frameLength);
+        _metrics.SendQueueBytes.Add(frameLength);
         return _pending.Length == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
     }
 }
