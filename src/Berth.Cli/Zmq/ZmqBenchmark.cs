@@ -164,10 +164,11 @@ internal static class ZmqBenchmark
     private static object[] ThroughputRow(int size, string name, List<ThroughputRun.Result> results, double cRate, double netMqRate)
     {
         var rate = Median(results.Select(r => r.MessagesPerSecond));
+        var allocated = Median(results.Select(r => r.AllocatedBytesPerMessage));
         return
         [
             Bytes(size), name, Cell(results.Select(r => r.MessagesPerSecond)), double.IsNaN(rate) ? "-" : rate * size / 1e6,
-            Ratio(rate, cRate), Ratio(rate, netMqRate), Median(results.Select(r => r.AllocatedBytesPerMessage)),
+            Ratio(rate, cRate), Ratio(rate, netMqRate), double.IsNaN(allocated) ? "-" : allocated,
         ];
     }
 
