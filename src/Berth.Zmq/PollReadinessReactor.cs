@@ -16,16 +16,19 @@ namespace Berth.Zmq;
 internal sealed class PollReadinessReactor : IReadinessReactor
 {
     private const int WakeItem = 0;
+    private const int InitialRegistrations = 8;
 
     private readonly Socket _wakeReader;
     private readonly Socket _wakeWriter;
     private readonly nint _wakeFd;
     private readonly Thread _thread;
     private readonly Lock _sync = new();
-    private readonly PollItemArray _items = new(8);
-    private Registration[] _registrations = new Registration[8];
-    private ulong[] _itemIds = new ulong[8];
-    private ZmqReadiness?[] _fired = new ZmqReadiness?[8];
+
+    /// <summary>One item per registration after the wake pair's, which is item 0.</summary>
+    private readonly PollItemArray _items = new(InitialRegistrations + 1);
+    private Registration[] _registrations = new Registration[InitialRegistrations];
+    private ulong[] _itemIds = new ulong[InitialRegistrations + 1];
+    private ZmqReadiness?[] _fired = new ZmqReadiness?[InitialRegistrations];
     private uint _generation;
     private int _wakePending;
     private volatile bool _stopping;
@@ -49,9 +52,6 @@ internal sealed class PollReadinessReactor : IReadinessReactor
             {
                 slot = _registrations.Length;
                 Array.Resize(ref _registrations, slot * 2);
-                Array.Resize(ref _itemIds, (slot * 2) + 1);
-                Array.Resize(ref _fired, slot * 2);
-                _items.EnsureCapacity((slot * 2) + 1);
             }
 
             var generation = ++_generation;
@@ -105,7 +105,8 @@ internal sealed class PollReadinessReactor : IReadinessReactor
         }
 
         _stopping = true;
-        Wake();
+        ReadOnlySpan<byte> one = [1];
+        _wakeWriter.Send(one, SocketFlags.None, out _);
         _thread.Join();
         _wakeWriter.Dispose();
         _wakeReader.Dispose();
@@ -140,6 +141,11 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     /// <summary>One byte at most in flight: the reactor rebuilds its poll set after every wake anyway.</summary>
     private void Wake()
     {
+        if (_stopping)
+        {
+            return;
+        }
+
         if (Interlocked.Exchange(ref _wakePending, 1) == 0)
         {
             ReadOnlySpan<byte> one = [1];
@@ -188,6 +194,14 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     {
         lock (_sync)
         {
+            // Only this thread grows what zmq_poll reads and the owners it signals, and never while it uses them.
+            if (_itemIds.Length <= _registrations.Length)
+            {
+                Array.Resize(ref _itemIds, _registrations.Length + 1);
+                Array.Resize(ref _fired, _registrations.Length);
+                _items.EnsureCapacity(_registrations.Length + 1);
+            }
+
             _items.SetInput(WakeItem, _wakeFd);
             var count = 1;
             for (var slot = 0; slot < _registrations.Length; slot++)
@@ -236,6 +250,11 @@ internal sealed class PollReadinessReactor : IReadinessReactor
         lock (_sync)
         {
             _failure = failure;
+            if (_fired.Length < _registrations.Length)
+            {
+                Array.Resize(ref _fired, _registrations.Length);
+            }
+
             foreach (var registration in _registrations)
             {
                 if (registration.Owner is not null)

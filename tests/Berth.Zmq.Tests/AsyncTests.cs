@@ -152,6 +152,41 @@ public sealed class AsyncTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Reactors))]
+    public async Task Twenty_sockets_waiting_at_once_are_each_woken_by_their_own_message(string reactor)
+    {
+        var context = Open(reactor);
+        const int Count = 20;
+        var pushes = new ZmqSocket[Count];
+        var pulls = new ZmqSocket[Count];
+        var pending = new Task<int>[Count];
+        try
+        {
+            for (var i = 0; i < Count; i++)
+            {
+                pushes[i] = context.Create(ZmqSocketType.Push);
+                pulls[i] = context.Create(ZmqSocketType.Pull);
+                pulls[i].Connect(pushes[i].BindLoopback());
+                pending[i] = pulls[i].ReceiveAsync(new byte[4]).AsTask();
+            }
+
+            // Reverse order, so that each wake must reach the socket it belongs to.
+            for (var i = Count - 1; i >= 0; i--)
+            {
+                pushes[i].Send(BitConverter.GetBytes(i));
+                Assert.Equal(4, await pending[i].WaitAsync(Endpoints.Patience));
+            }
+        }
+        finally
+        {
+            foreach (var socket in pushes.Concat(pulls))
+            {
+                socket?.Dispose();
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Reactors))]
     public async Task Disposing_a_socket_fails_its_pending_receive_with_ObjectDisposedException(string reactor)
     {
         var context = Open(reactor);
