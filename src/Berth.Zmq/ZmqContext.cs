@@ -14,7 +14,7 @@ public sealed class ZmqContext : IDisposable
     private readonly ZmqContextHandle _handle;
     private readonly Lock _sync = new();
     private readonly HashSet<ZmqSocket> _sockets = [];
-    private ZmqReadinessReactor? _reactor;
+    private IReadinessReactor? _reactor;
     private bool _disposed;
 
     /// <summary>Creates a context.</summary>
@@ -35,6 +35,7 @@ public sealed class ZmqContext : IDisposable
         _handle = new ZmqContextHandle(context);
         Check(LibZmq.CtxSet(context, IoThreadsOption, ioThreads), "zmq_ctx_set(ZMQ_IO_THREADS)");
         Check(LibZmq.CtxSet(context, MaxSocketsOption, maxSockets), "zmq_ctx_set(ZMQ_MAX_SOCKETS)");
+        PortableReactor = ReactorSelection.PortableRequested();
     }
 
     /// <summary>The number of I/O threads.</summary>
@@ -103,14 +104,20 @@ public sealed class ZmqContext : IDisposable
         _reactor?.Dispose();
     }
 
-    internal ZmqReadinessReactor Reactor
+    /// <summary>
+    /// Whether async waits go through the portable <c>zmq_poll</c> reactor rather than epoll; taken from
+    /// <see cref="ReactorSelection"/> and only changed (by tests) before the first async wait.
+    /// </summary>
+    internal bool PortableReactor { get; set; }
+
+    internal IReadinessReactor Reactor
     {
         get
         {
             lock (_sync)
             {
                 ObjectDisposedException.ThrowIf(_disposed, this);
-                return _reactor ??= new ZmqReadinessReactor();
+                return _reactor ??= ReactorSelection.Create(PortableReactor);
             }
         }
     }

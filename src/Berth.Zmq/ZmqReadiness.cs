@@ -10,14 +10,14 @@ namespace Berth.Zmq;
 internal sealed class ZmqReadiness : IValueTaskSource
 {
     private readonly Lock _sync = new();
-    private readonly ZmqReadinessReactor _reactor;
-    private readonly int _fd;
+    private readonly IReadinessReactor _reactor;
+    private readonly nint _fd;
     private readonly ulong _id;
     private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
     private bool _armed;
     private bool _detached;
 
-    public ZmqReadiness(ZmqReadinessReactor reactor, int fd)
+    public ZmqReadiness(IReadinessReactor reactor, nint fd)
     {
         _reactor = reactor;
         _fd = fd;
@@ -27,13 +27,17 @@ internal sealed class ZmqReadiness : IValueTaskSource
     /// <summary>Prepares a wait; returns the token for the <see cref="ValueTask"/> built over this source.</summary>
     public short Arm()
     {
+        short version;
         lock (_sync)
         {
             ObjectDisposedException.ThrowIf(_detached, typeof(ZmqSocket));
             _core.Reset();
             _armed = true;
-            return _core.Version;
+            version = _core.Version;
         }
+
+        _reactor.Watch(_id);
+        return version;
     }
 
     /// <summary>The descriptor fired: wake the armed wait, if any.</summary>

@@ -166,8 +166,27 @@ public sealed partial class ZmqSocket
         }
     }
 
-    /// <summary>Reads <c>ZMQ_FD</c> while the caller already holds the socket.</summary>
-    private int RawNotificationFd() => RawInt32Option(ZmqOption.Fd, "zmq_getsockopt(ZMQ_FD)");
+    /// <summary>Reads <c>ZMQ_FD</c> while the caller already holds the socket: a <c>SOCKET</c> on Windows, an <c>int</c> elsewhere.</summary>
+    private unsafe nint RawNotificationFd()
+    {
+        if (!OperatingSystem.IsWindows())
+        {
+            return RawInt32Option(ZmqOption.Fd, "zmq_getsockopt(ZMQ_FD)");
+        }
+
+        nint value;
+        var size = (nuint)sizeof(nint);
+        while (LibZmq.GetSockOpt(_socket, (int)ZmqOption.Fd, &value, &size) != 0)
+        {
+            var error = LastError();
+            if (error != ZmqErrors.Interrupted)
+            {
+                throw Failure(error, "zmq_getsockopt(ZMQ_FD)");
+            }
+        }
+
+        return value;
+    }
 
     /// <summary>Reads <c>ZMQ_EVENTS</c> while the caller already holds the socket.</summary>
     private ZmqPollEvents RawEvents() => (ZmqPollEvents)RawInt32Option(ZmqOption.Events, "zmq_getsockopt(ZMQ_EVENTS)");

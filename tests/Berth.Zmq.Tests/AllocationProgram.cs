@@ -8,22 +8,26 @@ namespace Berth.Zmq.Tests;
 /// </summary>
 public static class AllocationProgram
 {
-    /// <summary><c>allocation PATH SIZE blocking|async</c>: runs one workload and prints the bytes and messages measured.</summary>
+    /// <summary>
+    /// <c>allocation PATH SIZE blocking|async|async-poll</c>: runs one workload and prints the bytes and messages
+    /// measured; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll.
+    /// </summary>
     /// <param name="args">The workload.</param>
     /// <returns>0 when measured, 2 on bad arguments.</returns>
     public static async Task<int> Main(string[] args)
     {
         if (args.Length != 4 || args[0] != "allocation")
         {
-            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async");
+            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async|async-poll");
             return 2;
         }
 
         var path = Enum.Parse<AllocationWorkload.SendPath>(args[1]);
         var size = int.Parse(args[2], CultureInfo.InvariantCulture);
         using var context = new ZmqContext();
+        context.PortableReactor |= args[3] == "async-poll";
         var workload = new AllocationWorkload(context, path, size);
-        var allocation = args[3] == "async" ? await workload.MeasureAsync() : workload.Measure();
+        var allocation = args[3] == "blocking" ? workload.Measure() : await workload.MeasureAsync();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{allocation.Bytes} {allocation.Messages}"));
         return 0;
     }

@@ -2,17 +2,35 @@ using System.Text;
 
 namespace Berth.Zmq.Tests;
 
+/// <summary>Every async case runs against both readiness reactors: epoll and the portable <c>zmq_poll</c> one.</summary>
 public sealed class AsyncTests : IDisposable
 {
-    private readonly ZmqContext _context = new();
+    private readonly List<ZmqContext> _contexts = [];
 
-    public void Dispose() => _context.Dispose();
+    public static TheoryData<string> Reactors => ["epoll", "poll"];
 
-    [Fact]
-    public async Task ReceiveAsync_completes_when_a_message_arrives_later()
+    public void Dispose()
     {
-        using var push = _context.Create(ZmqSocketType.Push);
-        using var pull = _context.Create(ZmqSocketType.Pull);
+        foreach (var context in _contexts)
+        {
+            context.Dispose();
+        }
+    }
+
+    private ZmqContext Open(string reactor)
+    {
+        var context = new ZmqContext { PortableReactor = reactor == "poll" || !OperatingSystem.IsLinux() };
+        _contexts.Add(context);
+        return context;
+    }
+
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task ReceiveAsync_completes_when_a_message_arrives_later(string reactor)
+    {
+        var context = Open(reactor);
+        using var push = context.Create(ZmqSocketType.Push);
+        using var pull = context.Create(ZmqSocketType.Pull);
         pull.Connect(push.BindLoopback());
         var buffer = new byte[16];
 
@@ -24,11 +42,13 @@ public sealed class AsyncTests : IDisposable
         Assert.Equal("late", Encoding.UTF8.GetString(buffer, 0, 4));
     }
 
-    [Fact]
-    public async Task Many_async_receives_in_a_row_never_lose_an_edge()
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task Many_async_receives_in_a_row_never_lose_an_edge(string reactor)
     {
-        using var push = _context.Create(ZmqSocketType.Push);
-        using var pull = _context.Create(ZmqSocketType.Pull);
+        var context = Open(reactor);
+        using var push = context.Create(ZmqSocketType.Push);
+        using var pull = context.Create(ZmqSocketType.Pull);
         pull.Connect(push.BindLoopback());
         const int Count = 2000;
         var sender = Task.Run(async () =>
@@ -53,11 +73,13 @@ public sealed class AsyncTests : IDisposable
         await sender.WaitAsync(Endpoints.Patience);
     }
 
-    [Fact]
-    public async Task Cancelling_a_pending_receive_ends_it_and_loses_nothing()
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task Cancelling_a_pending_receive_ends_it_and_loses_nothing(string reactor)
     {
-        using var push = _context.Create(ZmqSocketType.Push);
-        using var pull = _context.Create(ZmqSocketType.Pull);
+        var context = Open(reactor);
+        using var push = context.Create(ZmqSocketType.Push);
+        using var pull = context.Create(ZmqSocketType.Pull);
         pull.Connect(push.BindLoopback());
         using var cancellation = new CancellationTokenSource();
         var buffer = new byte[16];
@@ -72,12 +94,14 @@ public sealed class AsyncTests : IDisposable
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => pull.ReceiveAsync(buffer, cancellation.Token).AsTask());
     }
 
-    [Fact]
-    public async Task SendAsync_waits_for_room_below_the_high_water_mark()
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task SendAsync_waits_for_room_below_the_high_water_mark(string reactor)
     {
-        using var push = _context.Create(ZmqSocketType.Push);
+        var context = Open(reactor);
+        using var push = context.Create(ZmqSocketType.Push);
         push.SendHighWatermark = 1;
-        using var pull = _context.Create(ZmqSocketType.Pull);
+        using var pull = context.Create(ZmqSocketType.Pull);
         pull.ReceiveHighWatermark = 1;
         pull.Connect(push.BindLoopback());
 
@@ -104,11 +128,13 @@ public sealed class AsyncTests : IDisposable
         await pending.WaitAsync(Endpoints.Patience);
     }
 
-    [Fact]
-    public async Task Multipart_async_round_trip_through_dealer_and_router()
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task Multipart_async_round_trip_through_dealer_and_router(string reactor)
     {
-        using var router = _context.Create(ZmqSocketType.Router);
-        using var dealer = _context.Create(ZmqSocketType.Dealer);
+        var context = Open(reactor);
+        using var router = context.Create(ZmqSocketType.Router);
+        using var dealer = context.Create(ZmqSocketType.Dealer);
         dealer.Connect(router.BindLoopback());
 
         var received = new List<byte[]>();
@@ -124,10 +150,47 @@ public sealed class AsyncTests : IDisposable
         Assert.Equal("back", message.ToString());
     }
 
-    [Fact]
-    public async Task Disposing_a_socket_fails_its_pending_receive_with_ObjectDisposedException()
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task Twenty_sockets_waiting_at_once_are_each_woken_by_their_own_message(string reactor)
     {
-        var pull = _context.Create(ZmqSocketType.Pull);
+        var context = Open(reactor);
+        const int Count = 20;
+        var pushes = new ZmqSocket[Count];
+        var pulls = new ZmqSocket[Count];
+        var pending = new Task<int>[Count];
+        try
+        {
+            for (var i = 0; i < Count; i++)
+            {
+                pushes[i] = context.Create(ZmqSocketType.Push);
+                pulls[i] = context.Create(ZmqSocketType.Pull);
+                pulls[i].Connect(pushes[i].BindLoopback());
+                pending[i] = pulls[i].ReceiveAsync(new byte[4]).AsTask();
+            }
+
+            // Reverse order, so that each wake must reach the socket it belongs to.
+            for (var i = Count - 1; i >= 0; i--)
+            {
+                pushes[i].Send(BitConverter.GetBytes(i));
+                Assert.Equal(4, await pending[i].WaitAsync(Endpoints.Patience));
+            }
+        }
+        finally
+        {
+            foreach (var socket in pushes.Concat(pulls))
+            {
+                socket?.Dispose();
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Reactors))]
+    public async Task Disposing_a_socket_fails_its_pending_receive_with_ObjectDisposedException(string reactor)
+    {
+        var context = Open(reactor);
+        var pull = context.Create(ZmqSocketType.Pull);
         pull.BindLoopback();
         var pending = pull.ReceiveAsync(new byte[4]).AsTask();
 

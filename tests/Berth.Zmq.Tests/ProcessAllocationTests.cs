@@ -7,7 +7,8 @@ namespace Berth.Zmq.Tests;
 /// Steady-state allocation per message counted for the whole process (<see cref="GC.GetTotalAllocatedBytes(bool)"/>):
 /// the sender and receiver threads, the readiness reactor that wakes async waits, and libzmq's I/O thread running the
 /// zero-copy free callback. Each workload runs in a child process of its own (<see cref="AllocationProgram"/>), where
-/// the test runner's traffic cannot be counted.
+/// the test runner's traffic cannot be counted. The async runs go through the epoll reactor and, at two sizes, through
+/// the portable <c>zmq_poll</c> reactor.
 /// </summary>
 public sealed class ProcessAllocationTests
 {
@@ -22,6 +23,11 @@ public sealed class ProcessAllocationTests
                 {
                     data.Add(path, size, "blocking");
                     data.Add(path, size, "async");
+                }
+
+                foreach (var size in new[] { 64, 64 * 1024 })
+                {
+                    data.Add(path, size, "async-poll");
                 }
             }
 

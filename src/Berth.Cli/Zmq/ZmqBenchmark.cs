@@ -12,6 +12,12 @@ internal static class ZmqBenchmark
 {
     private const string NetMq = "NetMQ 4.0.4.5 (Msg)";
 
+    /// <summary>The AppContext switch (docs/ZMQ.md) that makes a new context wait through the portable zmq_poll reactor.</summary>
+    private const string PortableReactorSwitch = "Berth.Zmq.PortableReactor";
+
+    private const string AsyncEpoll = "Berth async (epoll reactor)";
+    private const string AsyncPoll = "Berth async (poll reactor)";
+
     private static readonly int[] Sizes = [64, 1024, 65536, 1048576];
 
     private static readonly ReportColumn[] ThroughputColumns =
@@ -52,10 +58,16 @@ internal static class ZmqBenchmark
             var c = new List<double>();
             var netMq = new List<ThroughputRun.Result>();
             var berth = Enum.GetValues<SendStrategy>().ToDictionary(s => s, _ => new List<ThroughputRun.Result>());
+            var asynchronous = new Dictionary<bool, List<ThroughputRun.Result>> { [false] = [], [true] = [] };
             NetMqRuns.Throughput(size, warmUp);
             foreach (var strategy in berth.Keys)
             {
                 ThroughputRun.Measure(strategy, size, warmUp);
+            }
+
+            foreach (var portable in asynchronous.Keys)
+            {
+                AsyncThroughput(size, warmUp, portable);
             }
 
             for (var repeat = 0; repeat < repeats; repeat++)
@@ -67,6 +79,11 @@ internal static class ZmqBenchmark
                 {
                     results.Add(ThroughputRun.Measure(strategy, size, count));
                 }
+
+                foreach (var (portable, results) in asynchronous)
+                {
+                    results.Add(AsyncThroughput(size, count, portable));
+                }
             }
 
             var cRate = Spread.Of(c).Median;
@@ -77,17 +94,21 @@ internal static class ZmqBenchmark
             {
                 throughput.Add(ThroughputRow(size, $"Berth {strategy}", results, cRate, netMqRate));
             }
+
+            throughput.Add(ThroughputRow(size, AsyncEpoll, asynchronous[false], cRate, netMqRate));
+            throughput.Add(ThroughputRow(size, AsyncPoll, asynchronous[true], cRate, netMqRate));
         }
 
         const int LatencySize = 64;
         var roundTrips = quick ? 5_000 : 20_000;
         var latencies = new Dictionary<string, List<LatencyRun.Result>>
         {
-            ["C libzmq"] = [], [NetMq] = [], ["Berth blocking"] = [], ["Berth async"] = [],
+            ["C libzmq"] = [], [NetMq] = [], ["Berth blocking"] = [], [AsyncEpoll] = [], [AsyncPoll] = [],
         };
         NetMqRuns.Latency(LatencySize, roundTrips / 5);
         LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: false);
-        LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true);
+        WithReactor(portable: false, () => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
+        WithReactor(portable: true, () => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
         for (var repeat = 0; repeat < repeats; repeat++)
         {
             Progress($"REQ/REP latency, run {repeat + 1}/{repeats}");
@@ -95,7 +116,8 @@ internal static class ZmqBenchmark
             latencies["C libzmq"].Add(new LatencyRun.Result(c["p50_us"], c["p99_us"], c["mean_us"]));
             latencies[NetMq].Add(NetMqRuns.Latency(LatencySize, roundTrips));
             latencies["Berth blocking"].Add(LatencyRun.Measure(LatencySize, roundTrips, asynchronous: false));
-            latencies["Berth async"].Add(LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true));
+            latencies[AsyncEpoll].Add(WithReactor(portable: false, () => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
+            latencies[AsyncPoll].Add(WithReactor(portable: true, () => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
         }
 
         NetMQ.NetMQConfig.Cleanup(block: false);
@@ -142,10 +164,11 @@ internal static class ZmqBenchmark
     private static object[] ThroughputRow(int size, string name, List<ThroughputRun.Result> results, double cRate, double netMqRate)
     {
         var rate = Median(results.Select(r => r.MessagesPerSecond));
+        var allocated = Median(results.Select(r => r.AllocatedBytesPerMessage));
         return
         [
             Bytes(size), name, Cell(results.Select(r => r.MessagesPerSecond)), double.IsNaN(rate) ? "-" : rate * size / 1e6,
-            Ratio(rate, cRate), Ratio(rate, netMqRate), Median(results.Select(r => r.AllocatedBytesPerMessage)),
+            Ratio(rate, cRate), Ratio(rate, netMqRate), double.IsNaN(allocated) ? "-" : allocated,
         ];
     }
 
@@ -175,6 +198,62 @@ internal static class ZmqBenchmark
                 new BarChart("PUSH/PULL throughput in bytes", "MB/s", [.. throughput.Select(Label)], [Series(throughput, 3, "MB/s")], Logarithmic: true),
                 new BarChart("Allocated per message (whole process; C not measured)", "B/msg", [.. measured.Select(Label)], [Series(measured, 6, "alloc B/msg")], Logarithmic: true),
             ]);
+    }
+
+    /// <summary>Runs <paramref name="run"/> with contexts created on the epoll reactor or the portable zmq_poll one.</summary>
+    private static T WithReactor<T>(bool portable, Func<T> run)
+    {
+        AppContext.SetSwitch(PortableReactorSwitch, portable);
+        try
+        {
+            return run();
+        }
+        finally
+        {
+            AppContext.SetSwitch(PortableReactorSwitch, false);
+        }
+    }
+
+    /// <summary>
+    /// PUSH/PULL with <c>SendAsync</c> and <c>ReceiveAsync</c> on both ends, so that every wait on the high-water mark
+    /// or an empty queue goes through the reactor; otherwise the workload of <see cref="ThroughputRun"/>.
+    /// </summary>
+    private static ThroughputRun.Result AsyncThroughput(int size, int count, bool portable) => WithReactor(portable, () =>
+    {
+        using var context = new ZmqContext();
+        using var pull = context.CreateSocket(ZmqSocketType.Pull);
+        pull.Bind("tcp://127.0.0.1:*");
+        var endpoint = pull.LastEndpoint;
+        var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        var sender = Task.Run(async () =>
+        {
+            using var push = context.CreateSocket(ZmqSocketType.Push);
+            push.Connect(endpoint);
+            var payload = new byte[size];
+            for (var i = 0; i < count; i++)
+            {
+                await push.SendAsync(payload).ConfigureAwait(false);
+            }
+        });
+
+        var seconds = ReceiveAllAsync(pull, count).GetAwaiter().GetResult();
+        sender.GetAwaiter().GetResult();
+        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / count);
+    });
+
+    /// <summary>Receives <paramref name="count"/> messages; the clock runs from the first to the last, in seconds.</summary>
+    private static async Task<double> ReceiveAllAsync(ZmqSocket pull, int count)
+    {
+        using var message = new ZmqMessage();
+        await pull.ReceiveAsync(message).ConfigureAwait(false);
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        for (var i = 1; i < count; i++)
+        {
+            await pull.ReceiveAsync(message).ConfigureAwait(false);
+        }
+
+        return clock.Elapsed.TotalSeconds;
     }
 
     /// <summary>The runs as a median with its min-max, or "stalled" when any run stalled (NaN).</summary>

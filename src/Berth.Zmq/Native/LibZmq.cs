@@ -102,6 +102,10 @@ internal static unsafe partial class LibZmq
     [LibraryImport(Library, EntryPoint = "zmq_poll")]
     public static partial int Poll(ZmqPollItem* items, int count, nint timeoutMilliseconds);
 
+    /// <summary><c>zmq_poll</c> over items laid out by <see cref="PollItemArray"/>.</summary>
+    [LibraryImport(Library, EntryPoint = "zmq_poll")]
+    public static partial int PollRaw(void* items, int count, nint timeoutMilliseconds);
+
     [LibraryImport(Library, EntryPoint = "zmq_proxy_steerable")]
     public static partial int ProxySteerable(nint frontend, nint backend, nint capture, nint control);
 

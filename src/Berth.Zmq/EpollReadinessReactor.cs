@@ -8,7 +8,7 @@ namespace Berth.Zmq;
 /// operation and wakes that operation. It never touches a libzmq socket (they are single-threaded); it only watches
 /// the notification descriptors, edge-triggered, which is how libzmq signals them.
 /// </summary>
-internal sealed unsafe class ZmqReadinessReactor : IDisposable
+internal sealed unsafe class EpollReadinessReactor : IReadinessReactor
 {
     private const ulong WakeId = 0;
     private const int MaxEvents = 64;
@@ -21,7 +21,7 @@ internal sealed unsafe class ZmqReadinessReactor : IDisposable
     private ulong _nextId = WakeId + 1;
     private volatile bool _stopping;
 
-    public ZmqReadinessReactor()
+    public EpollReadinessReactor()
     {
         if (!OperatingSystem.IsLinux())
         {
@@ -39,13 +39,12 @@ internal sealed unsafe class ZmqReadinessReactor : IDisposable
         _thread.Start();
     }
 
-    /// <summary>Starts watching <paramref name="fd"/>; returns the id to remove it with.</summary>
-    public ulong Add(int fd, ZmqReadiness readiness)
+    public ulong Add(nint fd, ZmqReadiness readiness)
     {
         lock (_sync)
         {
             var id = _nextId++;
-            if (LinuxEvents.Control(_epoll, LinuxEvents.EpollAdd, fd, LinuxEvents.EpollIn | LinuxEvents.EpollEdgeTriggered, id) != 0)
+            if (LinuxEvents.Control(_epoll, LinuxEvents.EpollAdd, (int)fd, LinuxEvents.EpollIn | LinuxEvents.EpollEdgeTriggered, id) != 0)
             {
                 throw new InvalidOperationException($"epoll_ctl(ADD, {fd}) failed: errno {Marshal.GetLastPInvokeError()}");
             }
@@ -55,13 +54,17 @@ internal sealed unsafe class ZmqReadinessReactor : IDisposable
         }
     }
 
-    /// <summary>Stops watching; must run before the socket (and so the descriptor) is closed.</summary>
-    public void Remove(int fd, ulong id)
+    /// <summary>Nothing to do: the descriptor stays in the epoll set, edge-triggered, from <see cref="Add"/> to <see cref="Remove"/>.</summary>
+    public void Watch(ulong id)
+    {
+    }
+
+    public void Remove(nint fd, ulong id)
     {
         lock (_sync)
         {
             _registered.Remove(id);
-            LinuxEvents.Control(_epoll, LinuxEvents.EpollDelete, fd, 0, 0);
+            LinuxEvents.Control(_epoll, LinuxEvents.EpollDelete, (int)fd, 0, 0);
         }
     }
 

@@ -1,0 +1,20 @@
+namespace Berth.Zmq;
+
+/// <summary>
+/// Chooses the readiness reactor of a new context: epoll on Linux, the portable <c>zmq_poll</c> reactor elsewhere, or
+/// everywhere when the <c>Berth.Zmq.PortableReactor</c> AppContext switch is on or <c>BERTH_ZMQ_REACTOR=poll</c> is set.
+/// </summary>
+internal static class ReactorSelection
+{
+    public const string SwitchName = "Berth.Zmq.PortableReactor";
+    public const string EnvironmentVariable = "BERTH_ZMQ_REACTOR";
+
+    /// <summary>Read once per context, when it is created.</summary>
+    public static bool PortableRequested() =>
+        !OperatingSystem.IsLinux()
+        || (AppContext.TryGetSwitch(SwitchName, out var on)
+            ? on
+            : string.Equals(Environment.GetEnvironmentVariable(EnvironmentVariable), "poll", StringComparison.OrdinalIgnoreCase));
+
+    public static IReadinessReactor Create(bool portable) => portable ? new PollReadinessReactor() : new EpollReadinessReactor();
+}
