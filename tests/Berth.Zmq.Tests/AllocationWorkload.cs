@@ -44,6 +44,13 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
 
     private int Measured => size >= 1024 * 1024 ? 1_000 : size >= 64 * 1024 ? 5_000 : 50_000;
 
+    /// <summary>
+    /// Windows measured one after another, the fewest bytes kept: a zero-copy pool grows until it holds as many arrays
+    /// as frames in flight, and a loaded machine can deepen that once after the warm-up; one array then lands in a
+    /// window. A path that allocates per message does so in every window.
+    /// </summary>
+    private const int Windows = 3;
+
     private int WarmUp => Math.Max(HighWatermark * 10, Measured / 5);
 
     /// <summary>Blocking sends on a thread, blocking receives on the caller.</summary>
@@ -54,7 +61,7 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
         using (pull)
         using (var incoming = new ZmqMessage())
         {
-            var sender = new Thread(() => SendAll(push, WarmUp + Measured)) { Name = "allocation-sender" };
+            var sender = new Thread(() => SendAll(push, WarmUp + (Windows * Measured))) { Name = "allocation-sender" };
             sender.Start();
             _queueFilled.Wait(Endpoints.Patience);
             for (var i = 0; i < WarmUp; i++)
@@ -62,14 +69,20 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
                 pull.Receive(incoming);
             }
 
-            var before = GC.GetTotalAllocatedBytes(precise: true);
-            for (var i = 0; i < Measured; i++)
+            var fewest = long.MaxValue;
+            for (var window = 0; window < Windows; window++)
             {
-                pull.Receive(incoming);
+                var before = GC.GetTotalAllocatedBytes(precise: true);
+                for (var i = 0; i < Measured; i++)
+                {
+                    pull.Receive(incoming);
+                }
+
+                fewest = Math.Min(fewest, GC.GetTotalAllocatedBytes(precise: true) - before);
             }
 
             sender.Join();
-            return new Allocation(GC.GetTotalAllocatedBytes(precise: true) - before, Measured);
+            return new Allocation(fewest, Measured);
         }
     }
 
@@ -81,21 +94,27 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
         using (pull)
         using (var incoming = new ZmqMessage())
         {
-            var sender = Task.Run(() => SendAllAsync(push, WarmUp + Measured));
+            var sender = Task.Run(() => SendAllAsync(push, WarmUp + (Windows * Measured)));
             _queueFilled.Wait(Endpoints.Patience);
             for (var i = 0; i < WarmUp; i++)
             {
                 await pull.ReceiveAsync(incoming);
             }
 
-            var before = GC.GetTotalAllocatedBytes(precise: true);
-            for (var i = 0; i < Measured; i++)
+            var fewest = long.MaxValue;
+            for (var window = 0; window < Windows; window++)
             {
-                await pull.ReceiveAsync(incoming);
+                var before = GC.GetTotalAllocatedBytes(precise: true);
+                for (var i = 0; i < Measured; i++)
+                {
+                    await pull.ReceiveAsync(incoming);
+                }
+
+                fewest = Math.Min(fewest, GC.GetTotalAllocatedBytes(precise: true) - before);
             }
 
             await sender;
-            return new Allocation(GC.GetTotalAllocatedBytes(precise: true) - before, Measured);
+            return new Allocation(fewest, Measured);
         }
     }
 
