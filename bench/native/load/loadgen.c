@@ -7,7 +7,12 @@
  * trip goes into a log-linear histogram. Prints "measuring" when the window opens and one JSON line when it closes.
  *
  *   berth-load --port P [--host 127.0.0.1] [--connections 1] [--pipeline 16] [--size 64]
- *              [--warmup 1] [--duration 4] [--threads 1]
+ *              [--warmup 1] [--duration 4] [--threads 1] [--rate 0]
+ *
+ * With --rate R, each connection sends R frames per second on a fixed schedule instead of keeping D in flight (at
+ * most D pending; a frame due while D are pending goes out when an echo makes room). The connections' schedules are
+ * spread evenly over one interval, and each round trip is timed from when its frame was due, not from when it went
+ * out, so a stalled server shows as every frame that fell due during the stall (no coordinated omission).
  *
  * Idle mode: opens N connections, makes one round trip on each, prints one JSON line, then holds them open until
  * stdin closes, SIGINT/SIGTERM arrives or --hold seconds pass: the server's memory per idle connection is measured
@@ -64,6 +69,7 @@ struct conn {
     uint64_t received_bytes;
     uint64_t frames_received;
     int frame_bad;
+    uint64_t phase_ns; /* with --rate: offset of this connection's schedule within one interval */
     uint64_t *sent_at; /* send time of each in-flight frame, indexed by frame number % pipeline */
 };
 
@@ -89,13 +95,16 @@ static struct {
     double hold;
     int threads;
     int idle;
-} config = { "127.0.0.1", 0, 1, 16, 64, 1, 4, 120, 1, 0 };
+    double rate;
+} config = { "127.0.0.1", 0, 1, 16, 64, 1, 4, 120, 1, 0, 0 };
 
 static uint8_t *cycle;      /* FRAME_VARIANTS frames back to back, each header + body */
 static size_t frame_bytes;  /* 4 + size */
 static size_t cycle_bytes;  /* FRAME_VARIANTS * frame_bytes */
 static uint64_t measure_from_ns;
 static uint64_t measure_to_ns;
+static uint64_t schedule_start_ns; /* with --rate: when every connection's schedule starts */
+static uint64_t interval_ns;       /* with --rate: 1e9 / rate */
 static volatile sig_atomic_t stop_requested;
 
 static uint64_t now_ns(void)
@@ -212,11 +221,20 @@ static void close_conn(struct worker *w, struct conn *c)
     c->open = 0;
 }
 
-/* Tops the connection up to `pipeline` frames in flight; -1 when the socket failed. */
+/* When frame number `frame` of the connection falls due under --rate. */
+static uint64_t due_at(const struct conn *c, uint64_t frame)
+{
+    return schedule_start_ns + c->phase_ns + frame * interval_ns;
+}
+
+/*
+ * Starts frames up to `frames_started_target` and writes as much of them as the socket takes; -1 when the socket
+ * failed. A frame's round trip counts from `now`, or under --rate from when it was due.
+ */
 static int pump_send(struct conn *c, uint64_t frames_started_target, uint64_t *frames_started, uint64_t now)
 {
     while (*frames_started < frames_started_target) {
-        c->sent_at[*frames_started % (uint64_t)config.pipeline] = now;
+        c->sent_at[*frames_started % (uint64_t)config.pipeline] = config.rate > 0 ? due_at(c, *frames_started) : now;
         (*frames_started)++;
     }
     uint64_t target_bytes = frames_started_target * frame_bytes;
@@ -339,6 +357,84 @@ static void *run_load_worker(void *arg)
     return NULL;
 }
 
+/* Under --rate: the frames due by `now`, but no more than `pipeline` beyond the last echo. */
+static uint64_t rate_target(const struct conn *c, uint64_t now)
+{
+    uint64_t first = schedule_start_ns + c->phase_ns;
+    uint64_t due = now < first ? 0 : (now - first) / interval_ns + 1;
+    uint64_t room = c->frames_received + (uint64_t)config.pipeline;
+    return due < room ? due : room;
+}
+
+static void *run_rate_worker(void *arg)
+{
+    struct worker *w = arg;
+    if (w->count == 0)
+        return NULL;
+    struct load_conn_state *state = calloc((size_t)w->count, sizeof *state);
+    /* Phases rise with the index, so the connection due next is always the one at the cursor. */
+    int cursor = 0;
+    uint64_t round = 0;
+    struct epoll_event events[MAX_EVENTS];
+    for (;;) {
+        uint64_t now = now_ns();
+        if (now >= measure_to_ns || stop_requested)
+            break;
+        while (due_at(&w->conns[cursor], round) <= now) {
+            struct conn *c = &w->conns[cursor];
+            if (c->open && pump_send(c, rate_target(c, now), &state[cursor].frames_started, now) < 0) {
+                w->errors++;
+                close_conn(w, c);
+            }
+            if (++cursor == w->count) {
+                cursor = 0;
+                round++;
+            }
+        }
+        uint64_t next = due_at(&w->conns[cursor], round);
+        if (next > measure_to_ns)
+            next = measure_to_ns;
+        /* Nanosecond timeout: a millisecond one would make every frame up to 1 ms late, and count it. */
+        uint64_t wait = next > now ? next - now : 0;
+        struct timespec timeout = { .tv_sec = (time_t)(wait / 1000000000u), .tv_nsec = (long)(wait % 1000000000u) };
+        int ready = epoll_pwait2(w->epoll_fd, events, MAX_EVENTS, &timeout, NULL);
+        for (int e = 0; e < ready; e++) {
+            int index = (int)events[e].data.u32;
+            struct conn *c = &w->conns[index];
+            if (!c->open)
+                continue;
+            int failed = 0;
+            if (events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+                for (;;) {
+                    ssize_t n = recv(c->fd, w->scratch, SCRATCH_BYTES, 0);
+                    if (n == 0 || (n < 0 && errno != EAGAIN)) {
+                        failed = 1;
+                        break;
+                    }
+                    if (n < 0)
+                        break;
+                    uint64_t at = now_ns();
+                    int measuring = at >= measure_from_ns && at < measure_to_ns;
+                    if (check_echo(w, c, w->scratch, (size_t)n, at, measuring) < 0) {
+                        failed = 1;
+                        break;
+                    }
+                }
+            }
+            if (!failed) {
+                uint64_t at = now_ns();
+                failed = pump_send(c, rate_target(c, at), &state[index].frames_started, at) < 0;
+            }
+            if (failed) {
+                w->errors++;
+                close_conn(w, c);
+            }
+        }
+    }
+    free(state);
+    return NULL;
+}
+
 static int open_connections(struct worker *workers, int worker_count, uint64_t *errors)
 {
     int opened = 0;
@@ -346,6 +442,7 @@ static int open_connections(struct worker *workers, int worker_count, uint64_t *
         struct worker *w = &workers[i % worker_count];
         struct conn *c = &w->conns[w->count];
         c->sent_at = calloc((size_t)config.pipeline, sizeof *c->sent_at);
+        c->phase_ns = config.rate > 0 ? (uint64_t)((double)i * (double)interval_ns / config.connections) : 0;
         c->fd = connect_one();
         if (c->fd < 0) {
             (*errors)++;
@@ -399,8 +496,9 @@ static int run_load(void)
 
     measure_from_ns = now_ns() + (uint64_t)(config.warmup * 1e9);
     measure_to_ns = measure_from_ns + (uint64_t)(config.duration * 1e9);
+    schedule_start_ns = now_ns();
     for (int t = 0; t < threads; t++)
-        pthread_create(&workers[t].thread, NULL, run_load_worker, &workers[t]);
+        pthread_create(&workers[t].thread, NULL, config.rate > 0 ? run_rate_worker : run_load_worker, &workers[t]);
     sleep_until(measure_from_ns);
     printf("measuring\n");
     fflush(stdout);
@@ -417,9 +515,9 @@ static int run_load(void)
     }
     double seconds = (double)(measure_to_ns - measure_from_ns) / 1e9;
     printf("{\"mode\":\"load\",\"connections\":%d,\"connected\":%d,\"pipeline\":%d,\"size\":%u,\"threads\":%d,"
-           "\"seconds\":%.3f,\"messages\":%llu,\"msg_per_s\":%.1f,\"mb_per_s\":%.3f,"
+           "\"rate\":%.3f,\"seconds\":%.3f,\"messages\":%llu,\"msg_per_s\":%.1f,\"mb_per_s\":%.3f,"
            "\"p50_us\":%.1f,\"p99_us\":%.1f,\"p999_us\":%.1f,\"errors\":%llu}\n",
-           config.connections, opened, config.pipeline, config.size, threads, seconds,
+           config.connections, opened, config.pipeline, config.size, threads, config.rate, seconds,
            (unsigned long long)messages, (double)messages / seconds,
            (double)messages * config.size / seconds / 1e6,
            percentile(total, 50) / 1e3, percentile(total, 99) / 1e3, percentile(total, 99.9) / 1e3,
@@ -507,7 +605,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: berth-load --port P [--host 127.0.0.1] [--connections 1] [--pipeline 16] [--size 64]\n"
-            "                  [--warmup 1] [--duration 4] [--threads 1]\n"
+            "                  [--warmup 1] [--duration 4] [--threads 1] [--rate 0]\n"
             "       berth-load --idle --port P [--connections 1000] [--size 64] [--hold 120]\n");
     exit(2);
 }
@@ -541,13 +639,18 @@ int main(int argc, char **argv)
             config.hold = atof(value);
         else if (strcmp(name, "--threads") == 0)
             config.threads = atoi(value);
+        else if (strcmp(name, "--rate") == 0)
+            config.rate = atof(value);
         else
             usage();
     }
     if (config.port <= 0 || config.port > 65535 || config.connections < 1 || config.pipeline < 1
         || config.size > MAX_BODY || config.warmup < 0 || config.duration <= 0 || config.hold < 0
-        || config.threads < 1 || config.threads > MAX_THREADS || config.threads > config.connections)
+        || config.threads < 1 || config.threads > MAX_THREADS || config.threads > config.connections
+        || config.rate < 0 || config.rate > 1e6)
         usage();
+    if (config.rate > 0)
+        interval_ns = (uint64_t)(1e9 / config.rate);
 
     raise_file_limit();
     signal(SIGPIPE, SIG_IGN);
