@@ -63,7 +63,9 @@ internal static class CompareSummary
             .Select(runs => new ServerIdleResult(runs[0].Server, runs.Count, Spread.Of(runs.Select(r => r.BytesPerConnection)), runs.Sum(r => r.Errors)))
             .ToList();
         var berth = results.FirstOrDefault(r => r.Server == EchoServers.Berth);
-        var target = berth is null || berth.Errors > 0
+        var target = connections != CompareTargets.IdleTargetConnections
+            ? CompareTargets.NoTarget
+            : berth is null || berth.Errors > 0
             ? CompareTargets.NotMeasured
             : CompareTargets.AtMost(berth.BytesPerConnection.Median, CompareTargets.IdleBytesPerConnection);
         return new IdleComparison(connections, results, target);

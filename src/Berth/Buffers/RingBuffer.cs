@@ -13,8 +13,9 @@ internal sealed class RingBuffer : IDisposable
 {
     private readonly BufferPool _pool;
     private readonly int _initialCapacity;
-    private readonly BufferSegment _beforeWrap = new();
-    private readonly BufferSegment _afterWrap = new();
+    // Made at the first wrap, once per ring: a connection that stays idle never needs them.
+    private BufferSegment? _beforeWrap;
+    private BufferSegment? _afterWrap;
     private byte[] _buffer = [];
     private int _capacity;
     private int _head;
@@ -32,7 +33,6 @@ internal sealed class RingBuffer : IDisposable
         _pool = pool ?? BufferPool.Shared;
         _initialCapacity = initialCapacity;
         MaxCapacity = maxCapacity;
-        _beforeWrap.SetNext(_afterWrap);
     }
 
     /// <summary>Bytes waiting to be read.</summary>
@@ -59,6 +59,13 @@ internal sealed class RingBuffer : IDisposable
             if (beforeWrap == _length)
             {
                 return new ReadOnlySequence<byte>(_buffer, _head, _length);
+            }
+
+            if (_beforeWrap is null || _afterWrap is null)
+            {
+                _afterWrap = new BufferSegment();
+                _beforeWrap = new BufferSegment();
+                _beforeWrap.SetNext(_afterWrap);
             }
 
             _beforeWrap.Attach(_buffer, _head, beforeWrap);

@@ -19,6 +19,8 @@ public sealed class TcpServer : IAsyncDisposable
     private readonly TcpServerOptions _options;
     private readonly ConnectionHandler _handler;
     private readonly ILogger _logger;
+    private readonly ILogger _connectionLogger;
+    private readonly Action<Connection, DisconnectInfo> _onClosed;
     private readonly ConcurrentDictionary<long, Connection> _connections = new();
     private readonly CancellationTokenSource _stopping = new();
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -38,6 +40,9 @@ public sealed class TcpServer : IAsyncDisposable
         _options = options;
         _handler = handler;
         _logger = options.LoggerFactory.CreateLogger<TcpServer>();
+        // Made once and shared: per connection they would be two more objects on every idle connection.
+        _connectionLogger = options.LoggerFactory.CreateLogger<Connection>();
+        _onClosed = Closed;
         if (options.ConnectionLimitPolicy == ConnectionLimitPolicy.PauseAccepting)
         {
             _slots = new SemaphoreSlim(options.MaxConnections, options.MaxConnections);
@@ -227,7 +232,7 @@ public sealed class TcpServer : IAsyncDisposable
     }
 
     private Connection Create(long id, IConnectionTransport transport) =>
-        new(id, transport, _options, _handler, _options.LoggerFactory.CreateLogger<Connection>(), Closed);
+        new(id, transport, _options, _handler, _connectionLogger, _onClosed);
 
     private void Run(Connection connection)
     {

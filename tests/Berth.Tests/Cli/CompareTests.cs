@@ -31,7 +31,7 @@ public sealed class CompareTests
         var report = Summarize(
             [Sample(EchoServers.Berth, 900, 1.0), Sample(EchoServers.Berth, 800, 1.2), Sample(EchoServers.Berth, 100, 1.1),
              Sample(EchoServers.C, 1000, 1.0), Sample(EchoServers.Kestrel, 400, 3.0)],
-            [new IdleSample(EchoServers.Berth, 1000, 3000, 0), new IdleSample(EchoServers.C, 1000, 8000, 0)]);
+            [new IdleSample(EchoServers.Berth, 10_000, 3000, 0), new IdleSample(EchoServers.C, 10_000, 8000, 0)]);
 
         var cell = Assert.Single(report.Cells);
         Assert.Equal(0.8, cell.BerthVsC!.Value, 9);
@@ -49,7 +49,7 @@ public sealed class CompareTests
     {
         var report = Summarize(
             [Sample(EchoServers.Berth, 500, 2.0), Sample(EchoServers.C, 1000, 1.0)],
-            [new IdleSample(EchoServers.Berth, 1000, 100, 3)]);
+            [new IdleSample(EchoServers.Berth, 10_000, 100, 3)]);
 
         var cell = Assert.Single(report.Cells);
         Assert.Equal(CompareTargets.NotMet, cell.ThroughputVsCTarget);
@@ -60,11 +60,22 @@ public sealed class CompareTests
     }
 
     [Fact]
+    public void IdleMemoryHasItsTargetAtTenThousandConnectionsOnly()
+    {
+        var report = Summarize(
+            [Sample(EchoServers.Berth, 900, 1.0)],
+            [new IdleSample(EchoServers.Berth, 1_000, 5000, 0), new IdleSample(EchoServers.Berth, 10_000, 5000, 0)]);
+
+        Assert.Equal(CompareTargets.NoTarget, report.Idle.Single(i => i.Connections == 1_000).BerthTarget);
+        Assert.Equal(CompareTargets.NotMet, report.Idle.Single(i => i.Connections == 10_000).BerthTarget);
+    }
+
+    [Fact]
     public void TheJsonReportNamesEveryFieldAndTheHtmlPageIsSelfContained()
     {
         var report = Summarize(
             [Sample(EchoServers.Berth, 900, 1.0), Sample(EchoServers.C, 1000, 1.0), Sample(EchoServers.Kestrel, 300, 2.0)],
-            [new IdleSample(EchoServers.Berth, 1000, 70_000, 0)]);
+            [new IdleSample(EchoServers.Berth, 10_000, 70_000, 0)]);
         var directory = Directory.CreateTempSubdirectory();
         try
         {
