@@ -1,3 +1,5 @@
+using Berth.Cli.Reports;
+
 namespace Berth.Cli.Compare;
 
 /// <summary>Everything one comparison run found, as it is written to JSON (named fields per row) and rendered as tables.</summary>

@@ -1,3 +1,5 @@
+using Berth.Cli.Reports;
+
 namespace Berth.Cli.Compare;
 
 /// <summary>Turns the repeated samples into the report: medians, min-max, ratios of medians and target marks.</summary>

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Berth.Cli.Reports;
 
 namespace Berth.Cli.Compare;
 

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text.Json;
 using Berth.Cli.Compare;
+using Berth.Cli.Reports;
 
 namespace Berth.Tests.Cli;
 
@@ -9,13 +10,6 @@ namespace Berth.Tests.Cli;
 public sealed class CompareTests
 {
     private static readonly CompareCell Small = CompareCell.Pipelined(64, 100);
-
-    [Fact]
-    public void SpreadIsTheMedianWithTheExtremes()
-    {
-        Assert.Equal(new Spread(3, 1, 9), Spread.Of([9, 1, 3]));
-        Assert.Equal(new Spread(2.5, 1, 9), Spread.Of([9, 1, 2, 3]));
-    }
 
     [Fact]
     public void PipelineKeepsAtMost256KiBInFlightPerConnection()

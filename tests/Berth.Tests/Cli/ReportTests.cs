@@ -12,6 +12,7 @@ public sealed class ReportTests
         Assert.Equal(new Spread(20, 10, 90), Spread.Of([90, 10, 20]));
         Assert.Equal(new Spread(15, 10, 20), Spread.Of([20, 10]));
         Assert.True(Spread.Single(5).IsSingle);
+        Assert.True(double.IsNaN(Spread.Of([]).Median));
     }
 
     [Fact]
