@@ -108,13 +108,15 @@ public sealed class CompareTests
         await build.BuildNativeAsync(CancellationToken.None);
         var load = new LoadGenerator(build.LoadGenerator);
 
+        // Long enough for a first echo even when the machine is busy: the window only bounds the run, nothing is timed.
+        var window = TimeSpan.FromSeconds(2);
         await using var honest = new LoopbackEcho(corruptReadNumber: 0);
-        var clean = await load.RunAsync(Small with { Connections = 2 }, honest.Port, TimeSpan.Zero, TimeSpan.FromSeconds(0.3), () => { }, () => { }, CancellationToken.None);
+        var clean = await load.RunAsync(Small with { Connections = 2 }, honest.Port, TimeSpan.Zero, window, () => { }, () => { }, CancellationToken.None);
         Assert.True(clean.Messages > 0);
         Assert.Equal(0, clean.Errors);
 
         await using var corrupting = new LoopbackEcho(corruptReadNumber: 5);
-        var corrupted = await load.RunAsync(Small with { Connections = 1 }, corrupting.Port, TimeSpan.Zero, TimeSpan.FromSeconds(0.3), () => { }, () => { }, CancellationToken.None);
+        var corrupted = await load.RunAsync(Small with { Connections = 1 }, corrupting.Port, TimeSpan.Zero, window, () => { }, () => { }, CancellationToken.None);
         Assert.True(corrupted.Errors >= 1);
     }
 
