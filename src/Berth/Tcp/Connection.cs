@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net;
+using Berth.Framing;
 using Berth.Tcp.Receive;
 using Berth.Tcp.Send;
 using Berth.Tcp.Transport;
@@ -124,9 +125,17 @@ public sealed class Connection
     /// inside <see cref="ConnectionHandler.OnFrame"/> the frame is taken whenever the queue is under its limit, even if
     /// it ends over it, because the receive loop delivers no further frame until the queue drained.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer than
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public bool TrySend(ReadOnlySpan<byte> body) => Accepted(_queue.TryAppend(body, IsDispatching));
 
     /// <summary>Queues a frame carrying <paramref name="body"/>, which may span segments; otherwise as <see cref="TrySend(ReadOnlySpan{byte})"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer than
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public bool TrySend(in ReadOnlySequence<byte> body) => Accepted(_queue.TryAppend(body, IsDispatching));
 
     /// <summary>
@@ -135,6 +144,10 @@ public sealed class Connection
     /// <paramref name="write"/> runs, so keep it short and do not send on this connection from inside it; if it
     /// throws, nothing is queued.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body <paramref name="write"/> wrote is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer
+    /// than <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public bool TrySend<TState>(TState state, FrameWriter<TState> write)
     {
         ArgumentNullException.ThrowIfNull(write);
@@ -148,6 +161,10 @@ public sealed class Connection
     /// Completes when the frame is queued, not when it is written. From inside <see cref="ConnectionHandler.OnFrame"/>
     /// the queue counts as full only once it is over its limit, as for <see cref="TrySend(ReadOnlySpan{byte})"/>.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// Thrown by the call, not the returned task: the body is shorter than <see cref="LengthFieldFormat.MinBodyLength"/>
+    /// or longer than <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>.
+    /// </exception>
     public ValueTask SendAsync(ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
     {
         var result = _queue.TryAppend(body.Span, IsDispatching);
@@ -157,6 +174,10 @@ public sealed class Connection
     }
 
     /// <summary>As <see cref="SendAsync(ReadOnlyMemory{byte}, CancellationToken)"/>, serializing the body with <paramref name="write"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body <paramref name="write"/> wrote is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer
+    /// than <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public ValueTask SendAsync<TState>(TState state, FrameWriter<TState> write, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(write);

@@ -191,7 +191,7 @@ internal sealed class SendQueue
 
     private int FrameLength(long bodyLength)
     {
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(bodyLength, _format.MaxBodyLength, "body");
+        _format.CheckBodyLength(bodyLength, "body");
         return _format.HeaderLength + (int)bodyLength;
     }
 
