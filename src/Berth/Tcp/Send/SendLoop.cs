@@ -1,3 +1,5 @@
+using Berth.Buffers;
+
 namespace Berth.Tcp.Send;
 
 /// <summary>
@@ -38,8 +40,6 @@ internal sealed class SendLoop(Connection connection)
                         connection.SendProgressed();
                     }
 
-                    connection.Metrics.FramesSent.Add(batch.Frames);
-                    connection.Metrics.BytesSent.Add(batch.Length);
                     queue.BatchWritten(batch);
                     if (queue.QueuedBytes <= connection.ResumeBelow)
                     {
@@ -71,7 +71,7 @@ internal sealed class SendLoop(Connection connection)
         }
     }
 
-    private List<ArraySegment<byte>> Gather(SendBuffer batch, int first)
+    private List<ArraySegment<byte>> Gather(PooledBufferWriter batch, int first)
     {
         _buffers.Clear();
         var end = Math.Min(batch.SegmentCount, first + MaxBuffersPerSend);

@@ -16,8 +16,10 @@ internal sealed class SendQueue
     private readonly FrameEncoder _encoder;
     private readonly long _limit;
     private readonly TcpMetrics _metrics;
-    private SendBuffer _pending;
-    private SendBuffer _inFlight;
+    private PooledBufferWriter _pending;
+    private PooledBufferWriter _inFlight;
+    private int _pendingFrames;
+    private int _inFlightFrames;
     private long _queuedBytes;
     private long _queuedFrames;
     private bool _closed;
@@ -29,8 +31,8 @@ internal sealed class SendQueue
         _format = format;
         _encoder = new FrameEncoder(format);
         _limit = limit;
-        _pending = new SendBuffer(pool, segmentSize);
-        _inFlight = new SendBuffer(pool, segmentSize);
+        _pending = new PooledBufferWriter(pool, segmentSize);
+        _inFlight = new PooledBufferWriter(pool, segmentSize);
     }
 
     /// <summary>Bytes accepted and not yet written, headers included.</summary>
@@ -97,7 +99,7 @@ internal sealed class SendQueue
                 throw;
             }
 
-            var frameLength = (int)(_pending.Length - mark.Length);
+            var frameLength = (int)(_pending.WrittenCount - mark.Length);
             if (Refusal(frameLength, fromReceiveLoop) is not AppendResult.Accepted)
             {
                 _pending.Rollback(mark);
@@ -124,25 +126,32 @@ internal sealed class SendQueue
     }
 
     /// <summary>Takes everything pending for the sender, or null when nothing is.</summary>
-    public SendBuffer? TakeBatch()
+    public PooledBufferWriter? TakeBatch()
     {
         lock (_lock)
         {
-            if (_pending.Length == 0)
+            if (_pending.WrittenCount == 0)
             {
                 return null;
             }
 
             (_pending, _inFlight) = (_inFlight, _pending);
+            _inFlightFrames = _pendingFrames;
+            _pendingFrames = 0;
             return _inFlight;
         }
     }
 
-    /// <summary>The sender wrote <paramref name="batch"/>: its memory goes back to the pool and its room is freed.</summary>
-    public void BatchWritten(SendBuffer batch)
+    /// <summary>
+    /// The sender wrote <paramref name="batch"/>: it is counted as sent, its memory goes back to the pool and its room
+    /// is freed.
+    /// </summary>
+    public void BatchWritten(PooledBufferWriter batch)
     {
-        var bytes = batch.Length;
-        var frames = batch.Frames;
+        var bytes = batch.WrittenCount;
+        var frames = _inFlightFrames;
+        _metrics.FramesSent.Add(frames);
+        _metrics.BytesSent.Add(bytes);
         batch.Reset();
         TaskCompletionSource? room;
         lock (_lock)
@@ -182,6 +191,8 @@ internal sealed class SendQueue
             var unsent = (_queuedFrames, _queuedBytes);
             _pending.Reset();
             _inFlight.Reset();
+            _pendingFrames = 0;
+            _inFlightFrames = 0;
             _queuedFrames = 0;
             _queuedBytes = 0;
             _metrics.SendQueueBytes.Add(-unsent._queuedBytes);
@@ -214,10 +225,10 @@ internal sealed class SendQueue
 
     private AppendResult Accept(int frameLength)
     {
-        _pending.FrameWritten();
+        _pendingFrames++;
         _queuedBytes += frameLength;
         _queuedFrames++;
         _metrics.SendQueueBytes.Add(frameLength);
-        return _pending.Length == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
+        return _pending.WrittenCount == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
     }
 }
