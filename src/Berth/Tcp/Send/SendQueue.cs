@@ -31,12 +31,28 @@ internal sealed class SendQueue
         _format = format;
         _encoder = new FrameEncoder(format);
         _limit = limit;
+        ResumeBelow = limit / 2;
         _pending = new PooledBufferWriter(pool, segmentSize);
         _inFlight = new PooledBufferWriter(pool, segmentSize);
     }
 
     /// <summary>Bytes accepted and not yet written, headers included.</summary>
     public long QueuedBytes => Volatile.Read(ref _queuedBytes);
+
+    /// <summary>
+    /// True while the queue holds at least its limit: the receive loop then delivers no further frame and reads
+    /// nothing until the queue drained to <see cref="ResumeBelow"/>.
+    /// </summary>
+    public bool OverLimit => QueuedBytes >= _limit;
+
+    /// <summary>Queued bytes at or under which a paused receive loop resumes: half the limit, so it does not flap.</summary>
+    public long ResumeBelow { get; }
+
+    /// <summary>
+    /// What a paused receive loop waits on: set each time a written batch leaves the queue at or under
+    /// <see cref="ResumeBelow"/>, and by the connection once it is closing.
+    /// </summary>
+    public SendSignal Drained { get; } = new();
 
     public AppendResult TryAppend(ReadOnlySpan<byte> body, bool fromReceiveLoop)
     {
@@ -164,6 +180,10 @@ internal sealed class SendQueue
 
         _metrics.SendQueueBytes.Add(-bytes);
         room?.TrySetResult();
+        if (QueuedBytes <= ResumeBelow)
+        {
+            Drained.Set();
+        }
     }
 
     /// <summary>Refuses every later frame; frames already queued stay for the sender to flush.</summary>
