@@ -246,11 +246,11 @@ public sealed class Connection : IConnectionLifetime
     /// the thread that sets it, and a send that has to wait for the socket resumes it on the thread that completes
     /// that send. So it runs: after a batch of frames, on the receive loop's thread, which with the epoll transport
     /// (<see cref="HandlerScheduling.Inline"/>) is the connection's event-loop thread and with the runtime's socket
-    /// engine or TLS a thread-pool thread completing the receive; for a send from outside the handler, on the
-    /// sending thread, which writes the batch itself (one syscall when the socket has room) before its send call
-    /// returns; for a send that found the socket full, on the epoll loop thread or the thread-pool thread that
-    /// completes it; and for a close, on the closing thread. This is what lets a reply leave without a thread hop,
-    /// and why a frame queued while a send is under way simply joins the next batch.
+    /// engine or TLS a thread-pool thread completing the receive; for a send from outside the handler that finds the
+    /// loop waiting, on the sending thread, which writes the batch itself (one syscall when the socket has room)
+    /// before its send call returns; for a send that found the socket full, on the epoll loop thread or the
+    /// thread-pool thread that completes it; and for a close, on the closing thread. This is what lets a reply leave
+    /// without a thread hop; a frame queued while the loop is busy joins its next batch.
     /// </remarks>
     internal void Start()
     {
