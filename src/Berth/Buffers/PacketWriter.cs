@@ -159,16 +159,14 @@ public ref struct PacketWriter
     }
 
     /// <summary>Writes the length of everything written since <paramref name="reservation"/> was made into its room.</summary>
-    /// <exception cref="InvalidOperationException">The body is longer than the format's maximum.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than the format's <see cref="LengthFieldFormat.MinBodyLength"/> or longer than its
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/>.
+    /// </exception>
     public void BackfillLength(scoped in LengthReservation reservation)
     {
         var bodyLength = BytesWritten - reservation.BodyStart;
-        if (bodyLength > reservation.Format.MaxBodyLength)
-        {
-            throw new InvalidOperationException(
-                $"The frame body is {bodyLength} bytes; the format allows at most {reservation.Format.MaxBodyLength}.");
-        }
-
+        reservation.Format.CheckBodyLength(bodyLength, "body");
         reservation.Format.WriteHeader(reservation.Header, (int)bodyLength);
         _openReservations--;
     }

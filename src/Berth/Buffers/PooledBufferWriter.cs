@@ -4,9 +4,15 @@ namespace Berth.Buffers;
 
 /// <summary>
 /// An <see cref="IBufferWriter{T}"/> over a chain of pooled arrays. Written bytes never move (a new array is
-/// chained instead of growing and copying), so lengths can be backfilled and the result handed to a gather
-/// send as it is. <see cref="Reset"/> and <see cref="Dispose"/> return every array to the pool.
+/// chained instead of growing and copying), so lengths can be backfilled and the arrays handed to a gather send as
+/// they are. <see cref="Reset"/> and <see cref="Dispose"/> return every array to the pool.
 /// </summary>
+/// <remarks>
+/// The arrays and their fill counts live in two parallel arrays rather than a linked list of segments, so appending
+/// touches no object besides the current array, and a send walks them by index. The segment objects a
+/// <see cref="ReadOnlySequence{T}"/> needs are built only when <see cref="WrittenSequence"/> is read. A connection's
+/// send queue is two of these, one filling while the other is written.
+/// </remarks>
 public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
 {
     /// <summary>Default size of each pooled array.</summary>
@@ -14,10 +20,11 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
 
     private readonly BufferPool _pool;
     private readonly int _segmentSize;
-    private BufferSegment? _first;
-    private BufferSegment? _last;
-    private BufferSegment? _spare;
-    private long _written;
+    private byte[][] _arrays = new byte[8][];
+    private int[] _counts = new int[8];
+    private int _segments;
+    private BufferSegment[] _sequence = [];
+    private int _sealed;
 
     /// <summary>Creates a writer that rents arrays of <paramref name="segmentSize"/> bytes from <paramref name="pool"/>.</summary>
     public PooledBufferWriter(BufferPool? pool = null, int segmentSize = DefaultSegmentSize)
@@ -28,110 +35,142 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     }
 
     /// <summary>Bytes written and advanced so far.</summary>
-    public long WrittenCount => _written;
+    public long WrittenCount { get; private set; }
 
     /// <summary>The written bytes, valid until the next write, <see cref="Reset"/> or <see cref="Dispose"/>.</summary>
     public ReadOnlySequence<byte> WrittenSequence
     {
         get
         {
-            if (_first is null)
+            if (_segments == 0)
             {
                 return ReadOnlySequence<byte>.Empty;
             }
 
-            if (_first == _last)
+            if (_segments == 1)
             {
-                return new ReadOnlySequence<byte>(_first.Array, _first.Start, _first.Count);
+                return new ReadOnlySequence<byte>(_arrays[0], 0, _counts[0]);
+            }
+
+            if (_sequence.Length < _segments)
+            {
+                Array.Resize(ref _sequence, _arrays.Length);
             }
 
             long runningIndex = 0;
-            for (var segment = _first; segment is not null; segment = segment.NextSegment)
+            for (var i = 0; i < _segments; i++)
             {
+                var segment = _sequence[i] ??= new BufferSegment();
+                segment.Attach(_arrays[i], 0, _counts[i]);
+                segment.SetNext(i + 1 < _segments ? _sequence[i + 1] ??= new BufferSegment() : null);
                 segment.Seal(runningIndex);
-                runningIndex += segment.Count;
+                runningIndex += _counts[i];
             }
 
-            return new ReadOnlySequence<byte>(_first, 0, _last!, _last!.Count);
+            _sealed = Math.Max(_sealed, _segments);
+            var last = _sequence[_segments - 1];
+            return new ReadOnlySequence<byte>(_sequence[0], 0, last, last.Count);
         }
     }
+
+    /// <summary>Arrays in use.</summary>
+    internal int SegmentCount => _segments;
 
     /// <inheritdoc />
     public void Advance(int count)
     {
-        if ((uint)count > (uint)(_last?.Free ?? 0))
-        {
-            throw new ArgumentOutOfRangeException(nameof(count), count, "Advanced past the span that GetSpan returned.");
-        }
-
         if (count == 0)
         {
             return;
         }
 
-        _last!.Count += count;
-        _written += count;
+        var last = _segments - 1;
+        if (last < 0 || (uint)count > (uint)(_arrays[last].Length - _counts[last]))
+        {
+            throw new ArgumentOutOfRangeException(nameof(count), count, "Advanced past the span that GetSpan returned.");
+        }
+
+        _counts[last] += count;
+        WrittenCount += count;
     }
 
     /// <inheritdoc />
     public Memory<byte> GetMemory(int sizeHint = 0)
     {
-        var segment = SegmentWithRoom(sizeHint);
-        return segment.Array.AsMemory(segment.Start + segment.Count);
+        var last = SegmentWithRoom(sizeHint);
+        return _arrays[last].AsMemory(_counts[last]);
     }
 
     /// <inheritdoc />
     public Span<byte> GetSpan(int sizeHint = 0)
     {
-        var segment = SegmentWithRoom(sizeHint);
-        return segment.Array.AsSpan(segment.Start + segment.Count);
+        var last = SegmentWithRoom(sizeHint);
+        return _arrays[last].AsSpan(_counts[last]);
     }
 
     /// <summary>Returns every array to the pool; the writer can be used again.</summary>
-    public void Reset()
-    {
-        var segment = _first;
-        while (segment is not null)
-        {
-            var next = segment.NextSegment;
-            _pool.Return(segment.Detach());
-            segment.SetNext(_spare);
-            _spare = segment;
-            segment = next;
-        }
-
-        _first = null;
-        _last = null;
-        _written = 0;
-    }
+    public void Reset() => Rollback(default);
 
     /// <inheritdoc />
     public void Dispose() => Reset();
 
-    private BufferSegment SegmentWithRoom(int sizeHint)
+    /// <summary>The written bytes of array <paramref name="index"/>, for a gather send.</summary>
+    internal ArraySegment<byte> Segment(int index) => new(_arrays[index], 0, _counts[index]);
+
+    /// <summary>The current end of the written bytes, to <see cref="Rollback"/> to.</summary>
+    internal PooledBufferWriterMark Mark() => new(_segments, _segments == 0 ? 0 : _counts[_segments - 1], WrittenCount);
+
+    /// <summary>Forgets everything written after <paramref name="mark"/>, returning the arrays rented since.</summary>
+    internal void Rollback(PooledBufferWriterMark mark)
+    {
+        while (_segments > mark.Segments)
+        {
+            _segments--;
+            _pool.Return(_arrays[_segments]);
+            _arrays[_segments] = null!;
+        }
+
+        if (_segments > 0)
+        {
+            _counts[_segments - 1] = mark.LastCount;
+        }
+
+        WrittenCount = mark.Length;
+        if (_segments == 0)
+        {
+            ForgetSequence();
+        }
+    }
+
+    /// <summary>Lets the sequence's segments drop the arrays they showed, which are back in the pool.</summary>
+    private void ForgetSequence()
+    {
+        for (var i = 0; i < _sealed; i++)
+        {
+            _sequence[i].Detach();
+        }
+
+        _sealed = 0;
+    }
+
+    private int SegmentWithRoom(int sizeHint)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
         var needed = Math.Max(sizeHint, 1);
-        if (_last is not null && _last.Free >= needed)
+        var last = _segments - 1;
+        if (last >= 0 && _arrays[last].Length - _counts[last] >= needed)
         {
-            return _last;
+            return last;
         }
 
-        var segment = _spare ?? new BufferSegment();
-        _spare = segment.NextSegment;
-        segment.SetNext(null);
-        segment.Attach(_pool.Rent(Math.Max(needed, _segmentSize)));
-
-        if (_last is null)
+        if (_segments == _arrays.Length)
         {
-            _first = segment;
-        }
-        else
-        {
-            _last.SetNext(segment);
+            Array.Resize(ref _arrays, _segments * 2);
+            Array.Resize(ref _counts, _segments * 2);
         }
 
-        _last = segment;
-        return segment;
+        _arrays[_segments] = _pool.Rent(Math.Max(needed, _segmentSize));
+        _counts[_segments] = 0;
+        return _segments++;
     }
 }

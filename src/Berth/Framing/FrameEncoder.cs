@@ -19,7 +19,10 @@ public sealed class FrameEncoder
     public int FrameLength(int bodyLength) => Format.HeaderLength + bodyLength;
 
     /// <summary>Writes a frame carrying <paramref name="body"/>.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The body is longer than the format's maximum.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than the format's <see cref="LengthFieldFormat.MinBodyLength"/> or longer than its
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/>; nothing is written.
+    /// </exception>
     public void WriteFrame(IBufferWriter<byte> output, ReadOnlySpan<byte> body)
     {
         body.CopyTo(BeginFrame(output, body.Length));
@@ -27,10 +30,13 @@ public sealed class FrameEncoder
     }
 
     /// <summary>Writes a frame carrying <paramref name="body"/>, which may span several segments.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">The body is longer than the format's maximum.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than the format's <see cref="LengthFieldFormat.MinBodyLength"/> or longer than its
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/>; nothing is written.
+    /// </exception>
     public void WriteFrame(IBufferWriter<byte> output, in ReadOnlySequence<byte> body)
     {
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(body.Length, Format.MaxBodyLength, nameof(body));
+        Format.CheckBodyLength(body.Length, nameof(body));
         var bodyLength = (int)body.Length;
         body.CopyTo(BeginFrame(output, bodyLength));
         output.Advance(FrameLength(bodyLength));
@@ -40,6 +46,7 @@ public sealed class FrameEncoder
     private Span<byte> BeginFrame(IBufferWriter<byte> output, int bodyLength)
     {
         ArgumentNullException.ThrowIfNull(output);
+        Format.CheckBodyLength(bodyLength, "body");
         var frame = output.GetSpan(FrameLength(bodyLength));
         Format.WriteHeader(frame, bodyLength);
         return frame.Slice(Format.HeaderLength, bodyLength);

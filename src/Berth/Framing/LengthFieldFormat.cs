@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using Berth.Buffers;
 
 namespace Berth.Framing;
@@ -88,8 +89,7 @@ public sealed record LengthFieldFormat
     /// <exception cref="ArgumentOutOfRangeException">The body is shorter than <see cref="MinBodyLength"/> or longer than <see cref="MaxBodyLength"/>.</exception>
     public void WriteHeader(Span<byte> destination, int bodyLength)
     {
-        ArgumentOutOfRangeException.ThrowIfGreaterThan((uint)bodyLength, (uint)MaxBodyLength, nameof(bodyLength));
-        ArgumentOutOfRangeException.ThrowIfLessThan(bodyLength, MinBodyLength, nameof(bodyLength));
+        CheckBodyLength(bodyLength, nameof(bodyLength));
         var announced = (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
         switch (FieldWidth, Endianness)
         {
@@ -108,6 +108,20 @@ public sealed record LengthFieldFormat
         }
     }
 
+    /// <summary>
+    /// The one check of a body's length on the send side: every sender (<see cref="WriteHeader"/>,
+    /// <see cref="FrameEncoder"/>, <see cref="PacketWriter.BackfillLength"/>, a connection's send queue) calls it, so a
+    /// body outside <see cref="MinBodyLength"/>..<see cref="MaxBodyLength"/> always fails the same way.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The body is shorter than <see cref="MinBodyLength"/> or longer than <see cref="MaxBodyLength"/>.</exception>
+    internal void CheckBodyLength(long bodyLength, string paramName)
+    {
+        if (bodyLength < MinBodyLength || bodyLength > MaxBodyLength)
+        {
+            ThrowBodyLengthOutOfRange(bodyLength, paramName);
+        }
+    }
+
     /// <summary>Reads the announced field value from a complete header (before subtracting the header, if counted).</summary>
     internal uint ReadAnnounced(ReadOnlySpan<byte> header) => (FieldWidth, Endianness) switch
     {
@@ -116,4 +130,9 @@ public sealed record LengthFieldFormat
         (_, Endianness.Little) => BinaryPrimitives.ReadUInt32LittleEndian(header),
         _ => BinaryPrimitives.ReadUInt32BigEndian(header),
     };
+
+    [DoesNotReturn]
+    private void ThrowBodyLengthOutOfRange(long bodyLength, string paramName) =>
+        throw new ArgumentOutOfRangeException(
+            paramName, bodyLength, $"The frame body is {bodyLength} bytes; the format allows {MinBodyLength} to {MaxBodyLength}.");
 }

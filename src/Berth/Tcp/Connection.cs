@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Net;
+using Berth.Framing;
 using Berth.Tcp.Receive;
 using Berth.Tcp.Send;
 using Berth.Tcp.Transport;
@@ -12,15 +13,14 @@ namespace Berth.Tcp;
 /// a queue bounded in bytes; one receive loop delivers frames to the <see cref="ConnectionHandler"/> and one send loop
 /// writes the queue out. Every frame a send accepted is written, or counted in <see cref="DisconnectInfo.UnsentFrames"/>.
 /// </summary>
-public sealed class Connection
+public sealed class Connection : IConnectionLifetime
 {
     private static long s_lastId;
     private readonly IConnectionTransport _transport;
     private readonly ConnectionHandler _handler;
     private readonly Action<Connection, DisconnectInfo> _onClosed;
     private readonly SendQueue _queue;
-    private readonly SendSignal _sendSignal = new();
-    private readonly SendSignal _drained = new();
+    private readonly SendWakeup _sendWakeup = new();
     private readonly TaskCompletionSource<DisconnectInfo> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _closeClaimed;
     private volatile bool _closing;
@@ -28,12 +28,6 @@ public sealed class Connection
     private DisconnectReason _reason;
     private Exception? _error;
     private int _runningLoops;
-    private int _dispatchThread;
-    private bool _wakeSenderAfterDispatch;
-    private long _lastReceiveTicks = Environment.TickCount64;
-    private long _pausedSinceTicks;
-    private long _lastSendProgressTicks;
-    private long _partialFrameSinceTicks;
     private int _lingerArmed;
 
     internal Connection(
@@ -52,7 +46,6 @@ public sealed class Connection
         _onClosed = onClosed;
         Metrics = TcpMetrics.For(options.MeterFactory);
         _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize, Metrics);
-        ResumeBelow = options.SendQueueLimit / 2;
         LocalEndPoint = transport.LocalEndPoint;
         RemoteEndPoint = transport.RemoteEndPoint;
     }
@@ -84,49 +77,44 @@ public sealed class Connection
 
     internal TcpMetrics Metrics { get; }
 
+    /// <summary>The byte stream, for a stop that has waited long enough and aborts it outright.</summary>
     internal IConnectionTransport Transport => _transport;
 
-    internal ConnectionHandler Handler => _handler;
-
-    internal SendQueue Queue => _queue;
-
-    internal SendSignal SendSignal => _sendSignal;
+    /// <summary>When this connection last received, sent, or began a frame, for the <see cref="TimeoutSweeper"/>.</summary>
+    internal ConnectionActivity Activity { get; } = new();
 
     internal bool IsClosing => _closing;
 
-    internal bool FlushOnClose => _flushOnClose;
+    bool IConnectionLifetime.IsClosing => _closing;
 
-    internal long LastReceiveTicks => Volatile.Read(ref _lastReceiveTicks);
+    bool IConnectionLifetime.FlushOnClose => _flushOnClose;
 
-    /// <summary>
-    /// True while the send queue holds at least <see cref="ConnectionOptions.SendQueueLimit"/> bytes: the receive loop
-    /// then delivers no further frame and reads nothing until the queue drained below <see cref="ResumeBelow"/>.
-    /// </summary>
-    internal bool SendQueueOverLimit => _queue.QueuedBytes >= Options.SendQueueLimit;
+    bool IConnectionLifetime.Close(DisconnectReason reason, Exception? error, bool flush) => Close(reason, error, flush);
 
-    /// <summary>Queued bytes under which a paused receive loop resumes: half the limit, so it does not flap.</summary>
-    internal long ResumeBelow { get; }
+    void IConnectionLifetime.CloseForBadInput(DisconnectReason reason) => CloseForBadInput(reason);
 
-    /// <summary>Set by the sender each time the queue is at or under <see cref="ResumeBelow"/>, and on close.</summary>
-    internal SendSignal Drained => _drained;
+    void IConnectionLifetime.CloseForHandlerFailure(Exception error) => CloseForHandlerFailure(error);
 
-    /// <summary>When the receive loop paused for a full send queue (0 while it is not paused).</summary>
-    internal long PausedSinceTicks => Volatile.Read(ref _pausedSinceTicks);
+    void IConnectionLifetime.AbortAfterLinger() => AbortAfterLinger();
 
-    /// <summary>When the first byte of the frame now partly received arrived (0 when no frame is partly received).</summary>
-    internal long PartialFrameSinceTicks => Volatile.Read(ref _partialFrameSinceTicks);
-
-    /// <summary>When a send last completed.</summary>
-    internal long LastSendProgressTicks => Volatile.Read(ref _lastSendProgressTicks);
+    void IConnectionLifetime.LoopEnded() => LoopEnded();
 
     /// <summary>
     /// Queues a frame carrying <paramref name="body"/>; false when the queue is full or the connection closing. From
     /// inside <see cref="ConnectionHandler.OnFrame"/> the frame is taken whenever the queue is under its limit, even if
     /// it ends over it, because the receive loop delivers no further frame until the queue drained.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer than
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public bool TrySend(ReadOnlySpan<byte> body) => Accepted(_queue.TryAppend(body, IsDispatching));
 
     /// <summary>Queues a frame carrying <paramref name="body"/>, which may span segments; otherwise as <see cref="TrySend(ReadOnlySpan{byte})"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer than
+    /// <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public bool TrySend(in ReadOnlySequence<byte> body) => Accepted(_queue.TryAppend(body, IsDispatching));
 
     /// <summary>
@@ -135,6 +123,10 @@ public sealed class Connection
     /// <paramref name="write"/> runs, so keep it short and do not send on this connection from inside it; if it
     /// throws, nothing is queued.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body <paramref name="write"/> wrote is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer
+    /// than <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public bool TrySend<TState>(TState state, FrameWriter<TState> write)
     {
         ArgumentNullException.ThrowIfNull(write);
@@ -148,6 +140,10 @@ public sealed class Connection
     /// Completes when the frame is queued, not when it is written. From inside <see cref="ConnectionHandler.OnFrame"/>
     /// the queue counts as full only once it is over its limit, as for <see cref="TrySend(ReadOnlySpan{byte})"/>.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// Thrown by the call, not the returned task: the body is shorter than <see cref="LengthFieldFormat.MinBodyLength"/>
+    /// or longer than <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>.
+    /// </exception>
     public ValueTask SendAsync(ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
     {
         var result = _queue.TryAppend(body.Span, IsDispatching);
@@ -157,6 +153,10 @@ public sealed class Connection
     }
 
     /// <summary>As <see cref="SendAsync(ReadOnlyMemory{byte}, CancellationToken)"/>, serializing the body with <paramref name="write"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The body <paramref name="write"/> wrote is shorter than <see cref="LengthFieldFormat.MinBodyLength"/> or longer
+    /// than <see cref="LengthFieldFormat.MaxBodyLength"/> of <see cref="ConnectionOptions.Format"/>; nothing is queued.
+    /// </exception>
     public ValueTask SendAsync<TState>(TState state, FrameWriter<TState> write, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(write);
@@ -194,8 +194,8 @@ public sealed class Connection
             _transport.Abort();
         }
 
-        _sendSignal.Set();
-        _drained.Set();
+        _sendWakeup.Wake();
+        _queue.Drained.Set();
         return true;
     }
 
@@ -224,13 +224,34 @@ public sealed class Connection
         }
 
         var linger = new CancellationTokenSource(Options.LingerTimeout);
-        linger.Token.UnsafeRegister(static state => ((Connection)state!).Transport.Abort(), this);
+        linger.Token.UnsafeRegister(static state => ((Connection)state!)._transport.Abort(), this);
         Closed.ContinueWith(static (_, state) => ((CancellationTokenSource)state!).Dispose(), linger, TaskScheduler.Default);
+    }
+
+    /// <summary>The handler threw: the failure is logged and the connection aborted.</summary>
+    internal void CloseForHandlerFailure(Exception error)
+    {
+        TcpLog.HandlerFailed(Logger, Id, error);
+        Close(DisconnectReason.HandlerFailed, error, flush: false);
     }
 
     internal static long NextId() => Interlocked.Increment(ref s_lastId);
 
-    /// <summary>Runs <see cref="ConnectionHandler.OnConnected"/>, then the receive and send loops.</summary>
+    /// <summary>
+    /// Runs <see cref="ConnectionHandler.OnConnected"/>, then starts the receive and send loops, each given only what
+    /// it works with. Both start on the thread pool and from then on run on whichever thread resumes them.
+    /// </summary>
+    /// <remarks>
+    /// The send loop has no thread of its own. It waits on <see cref="SendWakeup"/>, whose signal runs it inline on
+    /// the thread that sets it, and a send that has to wait for the socket resumes it on the thread that completes
+    /// that send. So it runs: after a batch of frames, on the receive loop's thread, which with the epoll transport
+    /// (<see cref="HandlerScheduling.Inline"/>) is the connection's event-loop thread and with the runtime's socket
+    /// engine or TLS a thread-pool thread completing the receive; for a send from outside the handler that finds the
+    /// loop waiting, on the sending thread, which writes the batch itself (one syscall when the socket has room)
+    /// before its send call returns; for a send that found the socket full, on the epoll loop thread or the
+    /// thread-pool thread that completes it; and for a close, on the closing thread. This is what lets a reply leave
+    /// without a thread hop; a frame queued while the loop is busy joins its next batch.
+    /// </remarks>
     internal void Start()
     {
         Metrics.OpenedConnections.Add(1);
@@ -243,12 +264,13 @@ public sealed class Connection
         }
         catch (Exception e)
         {
-            TcpLog.HandlerFailed(Logger, Id, e);
-            Close(DisconnectReason.HandlerFailed, e, flush: false);
+            CloseForHandlerFailure(e);
         }
 
-        _ = Task.Run(new ReceiveLoop(this).RunAsync);
-        _ = Task.Run(new SendLoop(this).RunAsync);
+        var delivery = new FrameDelivery(
+            this, _handler, new FrameDecoder(Options.Format), _queue, _sendWakeup, Activity, Metrics, this);
+        _ = Task.Run(new ReceiveLoop(_transport, Options, delivery, _queue, Activity, Metrics, this).RunAsync);
+        _ = Task.Run(new SendLoop(_transport, _queue, _sendWakeup, Activity, this).RunAsync);
     }
 
     /// <summary>Ends a connection that never started its loops (refused by the limit, failed handshake).</summary>
@@ -259,50 +281,6 @@ public sealed class Connection
         _runningLoops = 1;
         Close(reason, error, flush: false);
         LoopEnded();
-    }
-
-    internal void Received() => Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
-
-    /// <summary>
-    /// After a delivery: <paramref name="partialBytes"/> of an incomplete frame are left, and
-    /// <paramref name="frameBegan"/> when they belong to a frame that began in the last receive.
-    /// </summary>
-    internal void PartialFrameLeft(long partialBytes, bool frameBegan)
-    {
-        if (partialBytes == 0)
-        {
-            Volatile.Write(ref _partialFrameSinceTicks, 0);
-        }
-        else if (frameBegan || _partialFrameSinceTicks == 0)
-        {
-            Volatile.Write(ref _partialFrameSinceTicks, Environment.TickCount64);
-        }
-    }
-
-    internal void SendProgressed() => Volatile.Write(ref _lastSendProgressTicks, Environment.TickCount64);
-
-    /// <summary>The receive loop stops for a full send queue; the stall clock for <see cref="ConnectionOptions.SlowConsumerTimeout"/> starts.</summary>
-    /// <remarks>A frame cannot complete while the loop reads nothing, so the frame clock restarts on resume.</remarks>
-    internal void PauseReceiving()
-    {
-        Volatile.Write(ref _partialFrameSinceTicks, 0);
-        Volatile.Write(ref _pausedSinceTicks, Environment.TickCount64);
-    }
-
-    internal void ResumeReceiving() => Volatile.Write(ref _pausedSinceTicks, 0);
-
-    /// <summary>Marks this thread as the receive loop's while it delivers a batch of frames.</summary>
-    internal void BeginDispatch() => _dispatchThread = Environment.CurrentManagedThreadId;
-
-    /// <summary>Ends a batch; frames the handler queued during it go out in one send.</summary>
-    internal void EndDispatch()
-    {
-        _dispatchThread = 0;
-        if (_wakeSenderAfterDispatch)
-        {
-            _wakeSenderAfterDispatch = false;
-            _sendSignal.Set();
-        }
     }
 
     /// <summary>Called by each loop as it exits; the last one releases everything and reports the disconnect.</summary>
@@ -337,7 +315,7 @@ public sealed class Connection
         switch (result)
         {
             case AppendResult.AcceptedIntoEmpty:
-                WakeSender();
+                _sendWakeup.FrameQueued();
                 return true;
             case AppendResult.Accepted:
                 return true;
@@ -350,20 +328,7 @@ public sealed class Connection
         }
     }
 
-    private bool IsDispatching => _dispatchThread == Environment.CurrentManagedThreadId;
-
-    private void WakeSender()
-    {
-        // Frames queued by the handler while the receive loop delivers a batch go out together after the batch.
-        if (IsDispatching)
-        {
-            _wakeSenderAfterDispatch = true;
-        }
-        else
-        {
-            _sendSignal.Set();
-        }
-    }
+    private bool IsDispatching => _sendWakeup.IsDispatching;
 
     private ValueTask Completion(AppendResult result)
     {

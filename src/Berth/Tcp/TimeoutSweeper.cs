@@ -49,9 +49,10 @@ internal sealed class TimeoutSweeper : IDisposable
                 continue;
             }
 
-            var partialSince = connection.PartialFrameSinceTicks;
-            var pausedSince = connection.PausedSinceTicks;
-            if (pausedSince != 0 && now - Math.Max(pausedSince, connection.LastSendProgressTicks) > _stallMilliseconds)
+            var activity = connection.Activity;
+            var partialSince = activity.PartialFrameSinceTicks;
+            var pausedSince = activity.PausedSinceTicks;
+            if (pausedSince != 0 && now - Math.Max(pausedSince, activity.LastSendProgressTicks) > _stallMilliseconds)
             {
                 TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.SlowConsumer);
                 connection.Close(DisconnectReason.SlowConsumer, null, flush: false);
@@ -60,7 +61,7 @@ internal sealed class TimeoutSweeper : IDisposable
             {
                 connection.CloseForBadInput(DisconnectReason.FrameTimeout);
             }
-            else if (now - connection.LastReceiveTicks > _idleMilliseconds)
+            else if (now - activity.LastReceiveTicks > _idleMilliseconds)
             {
                 TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.IdleTimeout);
                 connection.Close(DisconnectReason.IdleTimeout, null, flush: false);

@@ -61,7 +61,7 @@ public class LengthBackfillTests
     public void A_body_over_the_maximum_is_refused_when_the_length_is_written()
     {
         using var output = new PooledBufferWriter();
-        Assert.Throws<InvalidOperationException>(() =>
+        Assert.Throws<ArgumentOutOfRangeException>(() =>
         {
             var writer = new PacketWriter(output);
             var length = writer.ReserveLength(LengthFieldFormat.Berth.WithMaxBodyLength(4));

@@ -1,6 +1,7 @@
 using System.Buffers;
 using Berth.Buffers;
 using Berth.Framing;
+using Berth.Tcp.Send;
 
 namespace Berth.Tcp.Receive;
 
@@ -8,8 +9,17 @@ namespace Berth.Tcp.Receive;
 /// Delivers every whole frame in the ring to the handler and consumes it, unless the send queue is over its limit:
 /// then it stops before the next frame and the receive loop waits for the queue to drain. Frames the handler sends
 /// back during one delivery go out in one batch afterwards. Bad input or a throwing handler closes this connection only.
+/// The connection itself is only the argument handed to the handler with each frame.
 /// </summary>
-internal sealed class FrameDelivery(Connection connection, FrameDecoder decoder)
+internal sealed class FrameDelivery(
+    Connection connection,
+    ConnectionHandler handler,
+    FrameDecoder decoder,
+    SendQueue queue,
+    SendWakeup wakeup,
+    ConnectionActivity activity,
+    TcpMetrics metrics,
+    IConnectionLifetime lifetime)
 {
     /// <summary>What <see cref="DeliverFrames"/> returns when it stopped because the send queue is over its limit.</summary>
     public const int Paused = 0;
@@ -27,40 +37,39 @@ internal sealed class FrameDelivery(Connection connection, FrameDecoder decoder)
         var frames = 0;
         var paused = false;
         var outcome = FrameReadResult.Incomplete;
-        connection.BeginDispatch();
+        wakeup.BeginDispatch();
         try
         {
-            while (!connection.IsClosing
-                && !(paused = connection.SendQueueOverLimit)
+            while (!lifetime.IsClosing
+                && !(paused = queue.OverLimit)
                 && (outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
             {
                 frames++;
-                connection.Handler.OnFrame(connection, body);
+                handler.OnFrame(connection, body);
             }
         }
         catch (Exception e)
         {
-            TcpLog.HandlerFailed(connection.Logger, connection.Id, e);
-            connection.Close(DisconnectReason.HandlerFailed, e, flush: false);
+            lifetime.CloseForHandlerFailure(e);
         }
         finally
         {
-            connection.EndDispatch();
+            wakeup.EndDispatch();
         }
 
-        connection.Metrics.FramesReceived.Add(frames);
+        metrics.FramesReceived.Add(frames);
         switch (outcome)
         {
             case FrameReadResult.TooLarge:
-                connection.CloseForBadInput(DisconnectReason.FrameTooLarge);
+                lifetime.CloseForBadInput(DisconnectReason.FrameTooLarge);
                 break;
             case FrameReadResult.Malformed:
-                connection.CloseForBadInput(DisconnectReason.MalformedFrame);
+                lifetime.CloseForBadInput(DisconnectReason.MalformedFrame);
                 break;
         }
 
         ring.Consume((int)(available - unread.Length));
-        if (connection.IsClosing)
+        if (lifetime.IsClosing)
         {
             return 1;
         }
@@ -70,7 +79,7 @@ internal sealed class FrameDelivery(Connection connection, FrameDecoder decoder)
             return Paused;
         }
 
-        connection.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
+        activity.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
         return BytesStillMissing(unread);
     }
 

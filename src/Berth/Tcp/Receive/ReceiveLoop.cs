@@ -1,5 +1,6 @@
 using Berth.Buffers;
-using Berth.Framing;
+using Berth.Tcp.Send;
+using Berth.Tcp.Transport;
 
 namespace Berth.Tcp.Receive;
 
@@ -8,24 +9,20 @@ namespace Berth.Tcp.Receive;
 /// whole frame out of it in place, hand each body to the handler while it is still in the ring, then drop the
 /// delivered bytes. A frame larger than the ring grows it (never past the largest frame). Once drained, the ring
 /// gives its array back before the loop waits again, so an idle connection holds no receive buffer. While the
-/// send queue is over its limit the loop neither delivers nor reads, so TCP flow control slows the peer down.
+/// send queue is over its limit the loop neither delivers nor reads, so TCP flow control slows the peer down. The
+/// loop reads only how full the send queue is and waits on its <see cref="SendQueue.Drained"/> signal.
 /// </summary>
-internal sealed class ReceiveLoop
+internal sealed class ReceiveLoop(
+    IConnectionTransport transport,
+    ConnectionOptions options,
+    FrameDelivery delivery,
+    SendQueue queue,
+    ConnectionActivity activity,
+    TcpMetrics metrics,
+    IConnectionLifetime lifetime)
 {
-    private readonly Connection _connection;
-    private readonly FrameDecoder _decoder;
-    private readonly FrameDelivery _delivery;
-
-    public ReceiveLoop(Connection connection)
-    {
-        _connection = connection;
-        _decoder = new FrameDecoder(connection.Options.Format);
-        _delivery = new FrameDelivery(connection, _decoder);
-    }
-
     public async Task RunAsync()
     {
-        var options = _connection.Options;
         var largestFrame = options.Format.HeaderLength + options.Format.MaxBodyLength;
         var ring = new RingBuffer(Math.Min(options.ReceiveBufferSize, largestFrame), largestFrame, options.BufferPool);
         try
@@ -38,40 +35,40 @@ internal sealed class ReceiveLoop
                     ring.ReturnWhenEmpty();
                     // A zero-byte receive completes when data arrives (or the peer closes, which the next receive sees),
                     // so the buffer is rented only once there is something to put in it.
-                    await _connection.Transport.ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
+                    await transport.ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
                 }
 
-                var received = await _connection.Transport.ReceiveAsync(ring.GetWriteMemory(wanted)).ConfigureAwait(false);
+                var received = await transport.ReceiveAsync(ring.GetWriteMemory(wanted)).ConfigureAwait(false);
                 if (received == 0)
                 {
-                    _connection.Close(DisconnectReason.ClosedByPeer, null, flush: true);
+                    lifetime.Close(DisconnectReason.ClosedByPeer, null, flush: true);
                     return;
                 }
 
                 ring.Advance(received);
-                _connection.Received();
-                _connection.Metrics.BytesReceived.Add(received);
-                if (_connection.IsClosing)
+                activity.Received();
+                metrics.BytesReceived.Add(received);
+                if (lifetime.IsClosing)
                 {
                     ring.Consume(ring.Length);
                     continue;
                 }
 
-                while ((wanted = _delivery.DeliverFrames(ring)) == FrameDelivery.Paused)
+                while ((wanted = delivery.DeliverFrames(ring)) == FrameDelivery.Paused)
                 {
-                    _connection.PauseReceiving();
-                    while (!_connection.IsClosing && _connection.QueuedBytes > _connection.ResumeBelow)
+                    activity.PauseReceiving();
+                    while (!lifetime.IsClosing && queue.QueuedBytes > queue.ResumeBelow)
                     {
-                        await _connection.Drained.WaitAsync().ConfigureAwait(false);
+                        await queue.Drained.WaitAsync().ConfigureAwait(false);
                     }
 
-                    _connection.ResumeReceiving();
+                    activity.ResumeReceiving();
                 }
             }
         }
-        catch (Exception e) when (!_connection.IsClosing)
+        catch (Exception e) when (!lifetime.IsClosing)
         {
-            _connection.Close(DisconnectReason.SocketError, e, flush: false);
+            lifetime.Close(DisconnectReason.SocketError, e, flush: false);
         }
         catch
         {
@@ -80,7 +77,7 @@ internal sealed class ReceiveLoop
         finally
         {
             ring.Dispose();
-            _connection.LoopEnded();
+            lifetime.LoopEnded();
         }
     }
 }

@@ -1,3 +1,6 @@
+using Berth.Buffers;
+using Berth.Tcp.Transport;
+
 namespace Berth.Tcp.Send;
 
 /// <summary>
@@ -5,7 +8,16 @@ namespace Berth.Tcp.Send;
 /// send per <see cref="MaxBuffersPerSend"/> arrays, returns the arrays to the pool, and repeats. On a flushing close it
 /// drains the queue, then shuts the send side down; on an abort it stops at once.
 /// </summary>
-internal sealed class SendLoop(Connection connection)
+/// <remarks>
+/// It runs on whichever thread wakes it or completes its send, never on a thread of its own; see
+/// <see cref="Connection.Start"/>.
+/// </remarks>
+internal sealed class SendLoop(
+    IConnectionTransport transport,
+    SendQueue queue,
+    SendWakeup wakeup,
+    ConnectionActivity activity,
+    IConnectionLifetime lifetime)
 {
     /// <summary>
     /// The runtime builds sendmsg's iovec array on the stack for up to 8 buffers and allocates it beyond that,
@@ -17,15 +29,13 @@ internal sealed class SendLoop(Connection connection)
 
     public async Task RunAsync()
     {
-        var queue = connection.Queue;
-        var transport = connection.Transport;
         try
         {
             while (true)
             {
                 // Read before draining: once closing is visible the queue refuses new frames, so this drain is the last.
-                var closing = connection.IsClosing;
-                if (closing && !connection.FlushOnClose)
+                var closing = lifetime.IsClosing;
+                if (closing && !lifetime.FlushOnClose)
                 {
                     return;
                 }
@@ -35,31 +45,25 @@ internal sealed class SendLoop(Connection connection)
                     for (var first = 0; first < batch.SegmentCount; first += MaxBuffersPerSend)
                     {
                         await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
-                        connection.SendProgressed();
+                        activity.SendProgressed();
                     }
 
-                    connection.Metrics.FramesSent.Add(batch.Frames);
-                    connection.Metrics.BytesSent.Add(batch.Length);
                     queue.BatchWritten(batch);
-                    if (queue.QueuedBytes <= connection.ResumeBelow)
-                    {
-                        connection.Drained.Set();
-                    }
                 }
 
                 if (closing)
                 {
                     transport.ShutdownSend();
-                    connection.AbortAfterLinger();
+                    lifetime.AbortAfterLinger();
                     return;
                 }
 
-                await connection.SendSignal.WaitAsync().ConfigureAwait(false);
+                await wakeup.WaitAsync().ConfigureAwait(false);
             }
         }
-        catch (Exception e) when (!connection.IsClosing)
+        catch (Exception e) when (!lifetime.IsClosing)
         {
-            connection.Close(DisconnectReason.SocketError, e, flush: false);
+            lifetime.Close(DisconnectReason.SocketError, e, flush: false);
         }
         catch
         {
@@ -67,11 +71,11 @@ internal sealed class SendLoop(Connection connection)
         }
         finally
         {
-            connection.LoopEnded();
+            lifetime.LoopEnded();
         }
     }
 
-    private List<ArraySegment<byte>> Gather(SendBuffer batch, int first)
+    private List<ArraySegment<byte>> Gather(PooledBufferWriter batch, int first)
     {
         _buffers.Clear();
         var end = Math.Min(batch.SegmentCount, first + MaxBuffersPerSend);

@@ -16,8 +16,10 @@ internal sealed class SendQueue
     private readonly FrameEncoder _encoder;
     private readonly long _limit;
     private readonly TcpMetrics _metrics;
-    private SendBuffer _pending;
-    private SendBuffer _inFlight;
+    private PooledBufferWriter _pending;
+    private PooledBufferWriter _inFlight;
+    private int _pendingFrames;
+    private int _inFlightFrames;
     private long _queuedBytes;
     private long _queuedFrames;
     private bool _closed;
@@ -29,12 +31,28 @@ internal sealed class SendQueue
         _format = format;
         _encoder = new FrameEncoder(format);
         _limit = limit;
-        _pending = new SendBuffer(pool, segmentSize);
-        _inFlight = new SendBuffer(pool, segmentSize);
+        ResumeBelow = limit / 2;
+        _pending = new PooledBufferWriter(pool, segmentSize);
+        _inFlight = new PooledBufferWriter(pool, segmentSize);
     }
 
     /// <summary>Bytes accepted and not yet written, headers included.</summary>
     public long QueuedBytes => Volatile.Read(ref _queuedBytes);
+
+    /// <summary>
+    /// True while the queue holds at least its limit: the receive loop then delivers no further frame and reads
+    /// nothing until the queue drained to <see cref="ResumeBelow"/>.
+    /// </summary>
+    public bool OverLimit => QueuedBytes >= _limit;
+
+    /// <summary>Queued bytes at or under which a paused receive loop resumes: half the limit, so it does not flap.</summary>
+    public long ResumeBelow { get; }
+
+    /// <summary>
+    /// What a paused receive loop waits on: set each time a written batch leaves the queue at or under
+    /// <see cref="ResumeBelow"/>, and by the connection once it is closing.
+    /// </summary>
+    public SendSignal Drained { get; } = new();
 
     public AppendResult TryAppend(ReadOnlySpan<byte> body, bool fromReceiveLoop)
     {
@@ -97,7 +115,7 @@ internal sealed class SendQueue
                 throw;
             }
 
-            var frameLength = (int)(_pending.Length - mark.Length);
+            var frameLength = (int)(_pending.WrittenCount - mark.Length);
             if (Refusal(frameLength, fromReceiveLoop) is not AppendResult.Accepted)
             {
                 _pending.Rollback(mark);
@@ -124,25 +142,32 @@ internal sealed class SendQueue
     }
 
     /// <summary>Takes everything pending for the sender, or null when nothing is.</summary>
-    public SendBuffer? TakeBatch()
+    public PooledBufferWriter? TakeBatch()
     {
         lock (_lock)
         {
-            if (_pending.Length == 0)
+            if (_pending.WrittenCount == 0)
             {
                 return null;
             }
 
             (_pending, _inFlight) = (_inFlight, _pending);
+            _inFlightFrames = _pendingFrames;
+            _pendingFrames = 0;
             return _inFlight;
         }
     }
 
-    /// <summary>The sender wrote <paramref name="batch"/>: its memory goes back to the pool and its room is freed.</summary>
-    public void BatchWritten(SendBuffer batch)
+    /// <summary>
+    /// The sender wrote <paramref name="batch"/>: it is counted as sent, its memory goes back to the pool and its room
+    /// is freed.
+    /// </summary>
+    public void BatchWritten(PooledBufferWriter batch)
     {
-        var bytes = batch.Length;
-        var frames = batch.Frames;
+        var bytes = batch.WrittenCount;
+        var frames = _inFlightFrames;
+        _metrics.FramesSent.Add(frames);
+        _metrics.BytesSent.Add(bytes);
         batch.Reset();
         TaskCompletionSource? room;
         lock (_lock)
@@ -155,6 +180,10 @@ internal sealed class SendQueue
 
         _metrics.SendQueueBytes.Add(-bytes);
         room?.TrySetResult();
+        if (QueuedBytes <= ResumeBelow)
+        {
+            Drained.Set();
+        }
     }
 
     /// <summary>Refuses every later frame; frames already queued stay for the sender to flush.</summary>
@@ -182,6 +211,8 @@ internal sealed class SendQueue
             var unsent = (_queuedFrames, _queuedBytes);
             _pending.Reset();
             _inFlight.Reset();
+            _pendingFrames = 0;
+            _inFlightFrames = 0;
             _queuedFrames = 0;
             _queuedBytes = 0;
             _metrics.SendQueueBytes.Add(-unsent._queuedBytes);
@@ -191,7 +222,7 @@ internal sealed class SendQueue
 
     private int FrameLength(long bodyLength)
     {
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(bodyLength, _format.MaxBodyLength, "body");
+        _format.CheckBodyLength(bodyLength, "body");
         return _format.HeaderLength + (int)bodyLength;
     }
 
@@ -214,10 +245,10 @@ internal sealed class SendQueue
 
     private AppendResult Accept(int frameLength)
     {
-        _pending.FrameWritten();
+        _pendingFrames++;
         _queuedBytes += frameLength;
         _queuedFrames++;
         _metrics.SendQueueBytes.Add(frameLength);
-        return _pending.Length == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
+        return _pending.WrittenCount == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
     }
 }

@@ -3,9 +3,9 @@ using System.Threading.Tasks.Sources;
 namespace Berth.Tcp.Send;
 
 /// <summary>
-/// A reusable, allocation-free wake-up for one waiter: producers <see cref="Set"/> it when they queue the first
-/// frame and the sender awaits <see cref="WaitAsync"/>; the sender sets another when the queue drained and a paused
-/// receive loop awaits it. A set with no waiter is remembered for the next wait, so a waiter re-checks its condition
+/// A reusable, allocation-free wake-up for one waiter: <see cref="SendWakeup"/> sets one when a frame lands in an
+/// empty queue and the send loop awaits it; <see cref="SendQueue.Drained"/> is another, set when the queue drained,
+/// which a paused receive loop awaits. A set with no waiter is remembered for the next wait, so a waiter re-checks its condition
 /// after each wake. The waiter continues on the thread that sets it, so a frame queued from a handler starts its send
 /// without a thread hop.
 /// </summary>

@@ -1,13 +1,13 @@
 using Berth.Buffers;
 
-namespace Berth.Tcp.Send;
+namespace Berth.Benchmarks.Core;
 
 /// <summary>
-/// Frames waiting to be sent, in a chain of pooled arrays. Written bytes never move, so a length field can be
-/// backfilled and the arrays handed to a gather send as they are. A <see cref="Mark"/> taken before a frame lets a
-/// failed or oversized frame be taken back whole.
+/// The send queue's own buffer before it was folded into <see cref="PooledBufferWriter"/>, kept as the baseline the
+/// single type must not lose to: a list of pooled arrays and their fill counts, with a frame counter and a mark that
+/// takes a frame back whole.
 /// </summary>
-internal sealed class SendBuffer : IStableBufferWriter
+internal sealed class ArrayListSendBuffer : IStableBufferWriter
 {
     private readonly BufferPool _pool;
     private readonly int _segmentSize;
@@ -15,7 +15,7 @@ internal sealed class SendBuffer : IStableBufferWriter
     private int[] _counts = new int[8];
     private int _segments;
 
-    public SendBuffer(BufferPool pool, int segmentSize)
+    public ArrayListSendBuffer(BufferPool pool, int segmentSize)
     {
         _pool = pool;
         _segmentSize = segmentSize;
@@ -63,11 +63,11 @@ internal sealed class SendBuffer : IStableBufferWriter
         return _arrays[last].AsSpan(_counts[last]);
     }
 
-    public SendBufferMark Mark() =>
+    public ArrayListSendBufferMark Mark() =>
         new(_segments, _segments == 0 ? 0 : _counts[_segments - 1], Length, Frames);
 
     /// <summary>Forgets everything written after <paramref name="mark"/>, returning arrays rented since.</summary>
-    public void Rollback(SendBufferMark mark)
+    public void Rollback(ArrayListSendBufferMark mark)
     {
         while (_segments > mark.Segments)
         {
@@ -108,3 +108,6 @@ internal sealed class SendBuffer : IStableBufferWriter
         return _segments++;
     }
 }
+
+/// <summary>A position in an <see cref="ArrayListSendBuffer"/> to roll back to.</summary>
+internal readonly record struct ArrayListSendBufferMark(int Segments, int LastCount, long Length, int Frames);
