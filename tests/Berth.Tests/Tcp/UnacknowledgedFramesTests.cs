@@ -1,3 +1,4 @@
+using Berth.Buffers;
 using Berth.Tcp.Send;
 
 namespace Berth.Tests.Tcp;
@@ -6,7 +7,7 @@ public sealed class UnacknowledgedFramesTests
 {
     [Fact]
     public void NothingAcceptedIsNothingUnsent() =>
-        Assert.Equal((0L, 0L), new UnacknowledgedFrames(4).After(0));
+        Assert.Equal((0L, 0L), new UnacknowledgedFrames(new BufferPool(), 4).After(0));
 
     [Theory]
     [InlineData(0, 3, 60)]
@@ -19,7 +20,7 @@ public sealed class UnacknowledgedFramesTests
     [InlineData(61, 0, 0)]
     public void AFramePartlyAcknowledgedCountsAsUnsent(long acknowledged, long frames, long bytes)
     {
-        var ring = new UnacknowledgedFrames(4);
+        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
         ring.Accepted(10);
         ring.Accepted(20);
         ring.Accepted(30);
@@ -29,7 +30,7 @@ public sealed class UnacknowledgedFramesTests
     [Fact]
     public void WithinTheRingTheCountIsExact()
     {
-        var ring = new UnacknowledgedFrames(4);
+        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
         for (var i = 0; i < 10 * UnacknowledgedFrames.Capacity; i++)
         {
             ring.Accepted(8);
@@ -41,19 +42,34 @@ public sealed class UnacknowledgedFramesTests
     }
 
     [Fact]
-    public void BeyondTheRingTheCountIsNeverTooLow()
+    public void PastTheFrameEndsTheLastCheckpointWithinTheAcknowledgedBytesCounts()
     {
-        var ring = new UnacknowledgedFrames(4);
-        for (var i = 0; i < 10 * UnacknowledgedFrames.Capacity; i++)
+        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
+        const int Frame = UnacknowledgedFrames.CheckpointInterval / 16;
+        const int Frames = UnacknowledgedFrames.Capacity + 44;
+        for (var i = 0; i < Frames; i++)
         {
-            ring.Accepted(8);
+            ring.Accepted(Frame);
         }
 
-        var total = 10L * UnacknowledgedFrames.Capacity * 8;
-        var unacknowledged = (UnacknowledgedFrames.Capacity + 100) * 8L;
-        var (frames, bytes) = ring.After(total - unacknowledged);
-        Assert.InRange(frames, UnacknowledgedFrames.Capacity + 100, 10L * UnacknowledgedFrames.Capacity);
-        Assert.Equal(unacknowledged, bytes);
-        Assert.Equal((10L * UnacknowledgedFrames.Capacity, total), ring.After(0));
+        const long Total = (long)Frames * Frame;
+        Assert.Equal(((long)Frames, Total), ring.After(Frame * 3));
+        Assert.Equal((Frames - 16L, Total - (16 * Frame)), ring.After((Frame * 17) + 1));
+    }
+
+    [Fact]
+    public void PastBothRingsTheCountIsNeverTooLow()
+    {
+        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
+        const int Frame = UnacknowledgedFrames.CheckpointInterval;
+        for (var i = 0; i < 2 * UnacknowledgedFrames.Capacity; i++)
+        {
+            ring.Accepted(Frame);
+        }
+
+        var total = 2L * UnacknowledgedFrames.Capacity * Frame;
+        var (frames, bytes) = ring.After(Frame + 1);
+        Assert.InRange(frames, (2L * UnacknowledgedFrames.Capacity) - 1, 2L * UnacknowledgedFrames.Capacity);
+        Assert.Equal(total - Frame - 1, bytes);
     }
 }

@@ -1,61 +1,117 @@
+using System.Runtime.InteropServices;
+using Berth.Buffers;
+
 namespace Berth.Tcp.Send;
 
 /// <summary>
-/// Where the last <see cref="Capacity"/> accepted frames end in the byte stream, so that the number of bytes the peer
-/// acknowledged maps back to whole frames when a connection is aborted. A frame only partly acknowledged counts as
-/// unsent: the peer's application cannot have it. One array per connection, taken with its first frame; recording a
-/// frame is one store.
+/// Where accepted frames end in the byte stream, so that the number of bytes the peer acknowledged maps back to whole
+/// frames when a connection is aborted. A frame only partly acknowledged counts as unsent: the peer's application
+/// cannot have it. Two bounded rings, in one pooled array rented with the connection's first frame and returned by
+/// <see cref="Release"/> (a connection leaves no garbage): the ends of the last <see cref="Capacity"/> frames, one
+/// store per frame, and <see cref="Checkpoints"/> frame boundaries at least <see cref="CheckpointInterval"/> bytes
+/// apart, which cover the 4 MiB a Linux socket's send buffer holds at most by default.
 /// </summary>
-internal sealed class UnacknowledgedFrames
+internal sealed class UnacknowledgedFrames(BufferPool pool, int shortestFrame)
 {
-    /// <summary>Frames remembered; older ones are bounded from the shortest frame the format allows.</summary>
+    /// <summary>Frame ends remembered.</summary>
     public const int Capacity = 256;
 
-    private readonly int _shortestFrame;
-    private long[]? _ends;
+    /// <summary>Frame boundaries remembered past the frame ends, each as its stream offset and its frame count.</summary>
+    public const int Checkpoints = 64;
+
+    /// <summary>Least bytes between two checkpoints.</summary>
+    public const int CheckpointInterval = 128 * 1024;
+
+    private const int Longs = Capacity + (2 * Checkpoints);
+
+    private readonly int _shortestFrame = Math.Max(shortestFrame, 1);
+    private byte[]? _array;
     private long _frames;
     private long _bytes;
+    private long _checkpoints;
+    private long _lastCheckpoint;
 
-    public UnacknowledgedFrames(int shortestFrame) => _shortestFrame = Math.Max(shortestFrame, 1);
+    private Span<long> Ends => MemoryMarshal.Cast<byte, long>(_array.AsSpan(0, Longs * sizeof(long)))[..Capacity];
+
+    private Span<long> Boundaries => MemoryMarshal.Cast<byte, long>(_array.AsSpan(0, Longs * sizeof(long)))[Capacity..];
 
     /// <summary>A frame of <paramref name="frameLength"/> bytes follows the ones before it in the stream.</summary>
     public void Accepted(int frameLength)
     {
+        _array ??= pool.Rent(Longs * sizeof(long));
         _bytes += frameLength;
-        (_ends ??= new long[Capacity])[(int)(_frames & (Capacity - 1))] = _bytes;
+        Ends[(int)(_frames & (Capacity - 1))] = _bytes;
         _frames++;
+        if (_bytes - _lastCheckpoint >= CheckpointInterval)
+        {
+            var slot = (int)(_checkpoints & (Checkpoints - 1)) * 2;
+            var boundaries = Boundaries;
+            boundaries[slot] = _bytes;
+            boundaries[slot + 1] = _frames;
+            _checkpoints++;
+            _lastCheckpoint = _bytes;
+        }
+    }
+
+    /// <summary>Returns the array to the pool; nothing is recorded after this.</summary>
+    public void Release()
+    {
+        if (_array is { } array)
+        {
+            _array = null;
+            pool.Return(array);
+        }
     }
 
     /// <summary>
     /// The frames, and their bytes, not wholly within the first <paramref name="acknowledgedBytes"/> of the stream.
-    /// When more frames than <see cref="Capacity"/> are unacknowledged, the older ones are counted as if each were as
-    /// short as the format allows: too many, never too few.
+    /// Exact while fewer than <see cref="Capacity"/> frames are not acknowledged. Past that, every frame after the last
+    /// checkpoint within the acknowledged bytes counts, which may include up to <see cref="CheckpointInterval"/> bytes
+    /// of frames the peer has; past the checkpoints, the older frames are counted as if each were as short as the
+    /// format allows. Too many, never too few.
     /// </summary>
     public (long Frames, long Bytes) After(long acknowledgedBytes)
     {
-        if (acknowledgedBytes >= _bytes || _ends is null)
+        if (acknowledgedBytes >= _bytes || _array is null)
         {
             return (0, 0);
         }
 
+        var ends = Ends;
         var known = Math.Min(_frames, Capacity);
         for (var back = 1L; back <= known; back++)
         {
-            var end = _ends[(int)((_frames - back) & (Capacity - 1))];
+            var end = ends[(int)((_frames - back) & (Capacity - 1))];
             if (end <= acknowledgedBytes)
             {
                 return (back - 1, _bytes - end);
             }
         }
 
-        var oldestKnownEnd = _ends[(int)((_frames - known) & (Capacity - 1))];
-        var older = _frames - known;
-        if (older == 0)
+        if (_frames == known)
         {
-            return (known, _bytes);
+            return (_frames, _bytes);
         }
 
-        var olderUnacknowledged = Math.Min(older, ((oldestKnownEnd - acknowledgedBytes) / _shortestFrame) + 1);
+        var boundaries = Boundaries;
+        var knownCheckpoints = Math.Min(_checkpoints, Checkpoints);
+        for (var back = 1L; back <= knownCheckpoints; back++)
+        {
+            var slot = (int)((_checkpoints - back) & (Checkpoints - 1)) * 2;
+            if (boundaries[slot] <= acknowledgedBytes)
+            {
+                return (_frames - boundaries[slot + 1], _bytes - boundaries[slot]);
+            }
+        }
+
+        if (_checkpoints <= Checkpoints)
+        {
+            // No checkpoint was forgotten, so the start of the stream is the last one within the acknowledged bytes.
+            return (_frames, _bytes);
+        }
+
+        var oldestKnownEnd = ends[(int)((_frames - known) & (Capacity - 1))];
+        var olderUnacknowledged = Math.Min(_frames - known, ((oldestKnownEnd - acknowledgedBytes) / _shortestFrame) + 1);
         return (known + olderUnacknowledged, _bytes - acknowledgedBytes);
     }
 }
