@@ -1,4 +1,3 @@
-using Berth.Buffers;
 using Berth.Tcp.Send;
 
 namespace Berth.Tests.Tcp;
@@ -7,7 +6,7 @@ public sealed class UnacknowledgedFramesTests
 {
     [Fact]
     public void NothingAcceptedIsNothingUnsent() =>
-        Assert.Equal((0L, 0L), new UnacknowledgedFrames(new BufferPool(), 4).After(0));
+        Assert.Equal((0L, 0L), new UnacknowledgedFrames(4).After(0));
 
     [Theory]
     [InlineData(0, 3, 60)]
@@ -20,7 +19,7 @@ public sealed class UnacknowledgedFramesTests
     [InlineData(61, 0, 0)]
     public void AFramePartlyAcknowledgedCountsAsUnsent(long acknowledged, long frames, long bytes)
     {
-        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
+        var ring = new UnacknowledgedFrames(4);
         ring.Accepted(10);
         ring.Accepted(20);
         ring.Accepted(30);
@@ -30,7 +29,7 @@ public sealed class UnacknowledgedFramesTests
     [Fact]
     public void WithinTheRingTheCountIsExact()
     {
-        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
+        var ring = new UnacknowledgedFrames(4);
         for (var i = 0; i < 10 * UnacknowledgedFrames.Capacity; i++)
         {
             ring.Accepted(8);
@@ -44,7 +43,7 @@ public sealed class UnacknowledgedFramesTests
     [Fact]
     public void PastTheFrameEndsTheLastCheckpointWithinTheAcknowledgedBytesCounts()
     {
-        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
+        var ring = new UnacknowledgedFrames(4);
         const int Frame = UnacknowledgedFrames.CheckpointInterval / 16;
         const int Frames = UnacknowledgedFrames.Capacity + 44;
         for (var i = 0; i < Frames; i++)
@@ -60,7 +59,7 @@ public sealed class UnacknowledgedFramesTests
     [Fact]
     public void PastBothRingsTheCountIsNeverTooLow()
     {
-        var ring = new UnacknowledgedFrames(new BufferPool(), 4);
+        var ring = new UnacknowledgedFrames(4);
         const int Frame = UnacknowledgedFrames.CheckpointInterval;
         for (var i = 0; i < 2 * UnacknowledgedFrames.Capacity; i++)
         {

@@ -32,7 +32,7 @@ internal sealed class SendQueue
         _limit = limit;
         _pending = new SendBuffer(pool, segmentSize);
         _inFlight = new SendBuffer(pool, segmentSize);
-        _unacknowledged = new UnacknowledgedFrames(pool, format.HeaderLength + format.MinBodyLength);
+        _unacknowledged = new UnacknowledgedFrames(format.HeaderLength + format.MinBodyLength);
     }
 
     /// <summary>Bytes accepted and not yet written, headers included.</summary>

@@ -1,20 +1,20 @@
-using System.Runtime.InteropServices;
-using Berth.Buffers;
+using System.Buffers;
 
 namespace Berth.Tcp.Send;
 
 /// <summary>
 /// Where accepted frames end in the byte stream, so that the number of bytes the peer acknowledged maps back to whole
 /// frames when a connection is aborted. A frame only partly acknowledged counts as unsent: the peer's application
-/// cannot have it. Two bounded rings, in one pooled array rented with the connection's first frame and returned by
-/// <see cref="Release"/> (a connection leaves no garbage): the ends of the last <see cref="Capacity"/> frames, one
+/// cannot have it. Two bounded rings, in one array of <see cref="ArrayPool{T}.Shared"/> rented with the connection's first
+/// frame and returned by <see cref="Release"/> (a connection leaves no garbage, and the connection's own
+/// <see cref="Buffers.BufferPool"/>, whose outstanding arrays say what live traffic holds, is not charged): the ends of the last <see cref="Capacity"/> frames, one
 /// store per frame, and <see cref="Checkpoints"/> frame boundaries at least <see cref="CheckpointInterval"/> bytes
 /// apart, which cover the 4 MiB a Linux socket's send buffer holds at most by default.
 /// </summary>
-internal sealed class UnacknowledgedFrames(BufferPool pool, int shortestFrame)
+internal sealed class UnacknowledgedFrames(int shortestFrame)
 {
     /// <summary>Frame ends remembered.</summary>
-    public const int Capacity = 256;
+    public const int Capacity = 128;
 
     /// <summary>Frame boundaries remembered past the frame ends, each as its stream offset and its frame count.</summary>
     public const int Checkpoints = 64;
@@ -25,20 +25,20 @@ internal sealed class UnacknowledgedFrames(BufferPool pool, int shortestFrame)
     private const int Longs = Capacity + (2 * Checkpoints);
 
     private readonly int _shortestFrame = Math.Max(shortestFrame, 1);
-    private byte[]? _array;
+    private long[]? _array;
     private long _frames;
     private long _bytes;
     private long _checkpoints;
     private long _lastCheckpoint;
 
-    private Span<long> Ends => MemoryMarshal.Cast<byte, long>(_array.AsSpan(0, Longs * sizeof(long)))[..Capacity];
+    private Span<long> Ends => _array.AsSpan(0, Capacity);
 
-    private Span<long> Boundaries => MemoryMarshal.Cast<byte, long>(_array.AsSpan(0, Longs * sizeof(long)))[Capacity..];
+    private Span<long> Boundaries => _array.AsSpan(Capacity, 2 * Checkpoints);
 
     /// <summary>A frame of <paramref name="frameLength"/> bytes follows the ones before it in the stream.</summary>
     public void Accepted(int frameLength)
     {
-        _array ??= pool.Rent(Longs * sizeof(long));
+        _array ??= ArrayPool<long>.Shared.Rent(Longs);
         _bytes += frameLength;
         Ends[(int)(_frames & (Capacity - 1))] = _bytes;
         _frames++;
@@ -59,7 +59,7 @@ internal sealed class UnacknowledgedFrames(BufferPool pool, int shortestFrame)
         if (_array is { } array)
         {
             _array = null;
-            pool.Return(array);
+            ArrayPool<long>.Shared.Return(array);
         }
     }
 
