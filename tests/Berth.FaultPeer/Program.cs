@@ -12,6 +12,7 @@ var host = args[0];
 var port = int.Parse(args[1], CultureInfo.InvariantCulture);
 var frames = int.Parse(args[2], CultureInfo.InvariantCulture);
 var pace = TimeSpan.FromMilliseconds(int.Parse(args[3], CultureInfo.InvariantCulture));
+var scheduling = args.Length > 4 ? Enum.Parse<HandlerScheduling>(args[4]) : HandlerScheduling.Inline;
 
 var ledger = new FrameLedger(frames);
 await using var client = new TcpClient(
@@ -22,6 +23,7 @@ await using var client = new TcpClient(
         ConnectTimeout = TimeSpan.FromSeconds(1),
         IdleTimeout = TimeSpan.FromSeconds(2),
         KeepAlive = true,
+        HandlerScheduling = scheduling,
         Reconnect = true,
         ReconnectInitialDelay = TimeSpan.FromMilliseconds(200),
         ReconnectMaxDelay = TimeSpan.FromSeconds(2),

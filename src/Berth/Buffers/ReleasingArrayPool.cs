@@ -118,8 +118,11 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
         if (released >= CollectAfterReleasing)
         {
             // Released arrays are garbage only until a full collection runs, and a server at rest allocates too
-            // little to start one: without this, the memory of a burst stays with the process for good.
-            GC.Collect(2, GCCollectionMode.Forced, blocking: false, compacting: false);
+            // little to start one: without this, the memory of a burst stays with the process for good. An
+            // aggressive collection also gives the freed regions back to the system: after a plain full collection
+            // the GC kept about 17 MB committed for a heap of 0.2 MB (docs/RELIABILITY.md, "Memory after churn").
+            // It blocks and compacts, so it runs at most once per interval, and only after a burst.
+            GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
         }
 
         return released;

@@ -291,7 +291,7 @@ public sealed class Connection : IConnectionLifetime
             return;
         }
 
-        var (unsentFrames, unsentBytes) = _queue.Release();
+        var (unsentFrames, unsentBytes) = _queue.Release(_transport.AcknowledgedAtAbort);
         _transport.Dispose();
         var info = new DisconnectInfo(_reason, unsentFrames, unsentBytes, _error);
         Metrics.ActiveConnections.Add(-1);

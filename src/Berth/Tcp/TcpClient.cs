@@ -113,7 +113,7 @@ public sealed class TcpClient : IAsyncDisposable
     {
         if (_options.Tls is not { } tls)
         {
-            return PlainTransport.For(socket, _options);
+            return PlainTransport.For(socket, _options, activeOpen: true);
         }
 
         var stream = new SslStream(new NetworkStream(socket, ownsSocket: false));

@@ -208,7 +208,7 @@ public sealed class TcpServer : IAsyncDisposable
         }
         else
         {
-            Run(Create(id, PlainTransport.For(socket, _options)));
+            Run(Create(id, PlainTransport.For(socket, _options, activeOpen: false)));
         }
     }
 

@@ -16,6 +16,7 @@ internal sealed class SendQueue
     private readonly FrameEncoder _encoder;
     private readonly long _limit;
     private readonly TcpMetrics _metrics;
+    private readonly UnacknowledgedFrames _unacknowledged;
     private PooledBufferWriter _pending;
     private PooledBufferWriter _inFlight;
     private int _pendingFrames;
@@ -34,6 +35,7 @@ internal sealed class SendQueue
         ResumeBelow = limit / 2;
         _pending = new PooledBufferWriter(pool, segmentSize);
         _inFlight = new PooledBufferWriter(pool, segmentSize);
+        _unacknowledged = new UnacknowledgedFrames(format.HeaderLength + format.MinBodyLength);
     }
 
     /// <summary>Bytes accepted and not yet written, headers included.</summary>
@@ -201,21 +203,26 @@ internal sealed class SendQueue
     }
 
     /// <summary>
-    /// Called once the sender has stopped: returns every buffer to the pool and reports what was never written.
+    /// Called once the sender has stopped: returns every buffer to the pool and reports what was never delivered.
+    /// Given how many bytes of the stream the peer acknowledged (<paramref name="acknowledgedBytes"/>, read when the
+    /// connection was aborted), that is every frame not wholly acknowledged, written or not; otherwise (not aborted,
+    /// or the platform cannot tell: <see cref="Transport.PeerAcknowledgement.Unknown"/>) every frame never written.
     /// </summary>
-    public (long Frames, long Bytes) Release()
+    public (long Frames, long Bytes) Release(long acknowledgedBytes)
     {
         lock (_lock)
         {
             _closed = true;
-            var unsent = (_queuedFrames, _queuedBytes);
+            var queued = (_queuedFrames, _queuedBytes);
+            var unsent = acknowledgedBytes == Transport.PeerAcknowledgement.Unknown ? queued : _unacknowledged.After(acknowledgedBytes);
+            _unacknowledged.Release();
             _pending.Reset();
             _inFlight.Reset();
             _pendingFrames = 0;
             _inFlightFrames = 0;
             _queuedFrames = 0;
             _queuedBytes = 0;
-            _metrics.SendQueueBytes.Add(-unsent._queuedBytes);
+            _metrics.SendQueueBytes.Add(-queued._queuedBytes);
             return unsent;
         }
     }
@@ -246,6 +253,7 @@ internal sealed class SendQueue
     private AppendResult Accept(int frameLength)
     {
         _pendingFrames++;
+        _unacknowledged.Accepted(frameLength);
         _queuedBytes += frameLength;
         _queuedFrames++;
         _metrics.SendQueueBytes.Add(frameLength);

@@ -28,7 +28,9 @@ internal abstract class ConnectionTransport(Socket socket) : IConnectionTranspor
         }
     }
 
-    public void Abort() => socket.Dispose();
+    public virtual long AcknowledgedAtAbort => PeerAcknowledgement.Unknown;
+
+    public virtual void Abort() => socket.Dispose();
 
     public abstract void Dispose();
 }

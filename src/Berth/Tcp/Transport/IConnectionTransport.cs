@@ -20,4 +20,11 @@ internal interface IConnectionTransport : IDisposable
 
     /// <summary>Closes the socket now; pending receives and sends fail.</summary>
     void Abort();
+
+    /// <summary>
+    /// After <see cref="Abort"/>: the bytes of the stream the peer had acknowledged when the transport was aborted,
+    /// the rest having been discarded with a reset; <see cref="PeerAcknowledgement.Unknown"/> when not aborted or
+    /// the platform cannot tell (not Linux, or TLS, whose records do not map byte for byte onto frames).
+    /// </summary>
+    long AcknowledgedAtAbort { get; }
 }

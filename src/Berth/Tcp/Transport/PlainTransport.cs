@@ -6,13 +6,16 @@ namespace Berth.Tcp.Transport;
 /// <summary>Picks the transport for a plain TCP socket from <see cref="ConnectionOptions.HandlerScheduling"/>.</summary>
 internal static class PlainTransport
 {
-    public static IConnectionTransport For(Socket socket, ConnectionOptions options)
+    /// <param name="socket">The connected socket.</param>
+    /// <param name="options">The connection's options.</param>
+    /// <param name="activeOpen">This side connected, rather than accepted.</param>
+    public static IConnectionTransport For(Socket socket, ConnectionOptions options, bool activeOpen)
     {
         if (options.HandlerScheduling == HandlerScheduling.Inline && OperatingSystem.IsLinux())
         {
             try
             {
-                return new EpollTransport(socket, EpollLoopGroup.Next());
+                return new EpollTransport(socket, EpollLoopGroup.Next(), activeOpen);
             }
             catch (Exception e) when (e is SocketException or TypeInitializationException)
             {
@@ -21,6 +24,6 @@ internal static class PlainTransport
             }
         }
 
-        return new SocketTransport(socket);
+        return new SocketTransport(socket, activeOpen);
     }
 }

@@ -3,11 +3,17 @@ using Berth.Tcp.Send;
 
 namespace Berth.Tcp.Transport;
 
-/// <summary>A plain TCP socket: receives with the socket's cached awaitable, sends with one gather call per batch.</summary>
-internal sealed class SocketTransport(Socket socket) : ConnectionTransport(socket)
+/// <summary>
+/// A plain TCP socket: receives with the socket's cached awaitable, sends with one gather call per batch.
+/// <paramref name="activeOpen"/> says this side connected (see <see cref="PeerAcknowledgement"/>).
+/// </summary>
+internal sealed class SocketTransport(Socket socket, bool activeOpen = false) : ConnectionTransport(socket)
 {
     private readonly SocketSender _sender = new();
     private readonly ReadableWait _readable = new(socket);
+    private PeerAcknowledgement _acknowledgement = new();
+
+    public override long AcknowledgedAtAbort => _acknowledgement.AtAbort;
 
     public override ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
@@ -16,6 +22,12 @@ internal sealed class SocketTransport(Socket socket) : ConnectionTransport(socke
     }
 
     public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(Socket, buffers);
+
+    public override void Abort()
+    {
+        _acknowledgement.ReadOnce(Socket, activeOpen);
+        base.Abort();
+    }
 
     public override void Dispose()
     {

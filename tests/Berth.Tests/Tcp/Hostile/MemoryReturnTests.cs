@@ -7,9 +7,8 @@ namespace Berth.Tests.Tcp.Hostile;
 
 /// <summary>
 /// Memory taken by bursts comes back: rounds of connect-and-reset churn against a <c>berth serve</c> process, and its
-/// resident memory after each settles within 20 % of what it was after the first round. A mix of attacks follows and
-/// its figure is printed, not asserted: on this engine the never-readers' full send queues leave the process above
-/// that bound (74 MB against 58 MB in the short form). CI runs 3 rounds of 2,000 resets; <c>BERTH_LONG_ATTACKS=1</c> runs 10 rounds of 200,000. With
+/// resident memory after each settles within 20 % of what it was after the first round; so does it after a mix of
+/// attacks that follows. CI runs 3 rounds of 2,000 resets; <c>BERTH_LONG_ATTACKS=1</c> runs 10 rounds of 200,000. With
 /// rounds that small, the first would mostly measure the process warming up (compiled code, pool threads), so one
 /// round and one attack mix run before the first measured round.
 /// </summary>
@@ -42,7 +41,7 @@ public sealed class MemoryReturnTests(ITestOutputHelper output)
         output.WriteLine($"after the attack mix: {Megabytes(afterMix)}");
 
         var bound = settled[0] * 6 / 5;
-        Assert.All(settled, rss => Assert.True(rss <= bound, $"{Megabytes(rss)} is over 120 % of the first round's {Megabytes(settled[0])}"));
+        Assert.All(settled.Append(afterMix), rss => Assert.True(rss <= bound, $"{Megabytes(rss)} is over 120 % of the first round's {Megabytes(settled[0])}"));
     }
 
     private static string Megabytes(long bytes) => $"{bytes / 1048576.0:F1} MB";

@@ -17,11 +17,17 @@ internal sealed class EpollTransport : IConnectionTransport
     private readonly EpollLoop _loop;
     private readonly EpollReceiver _receiver;
     private readonly EpollSender _sender;
+    private readonly bool _activeOpen;
+    private PeerAcknowledgement _acknowledgement = new();
     private int _disposed;
 
-    public EpollTransport(Socket socket, EpollLoop loop)
+    /// <param name="socket">The connected socket.</param>
+    /// <param name="loop">The loop that serves it.</param>
+    /// <param name="activeOpen">This side connected (see <see cref="PeerAcknowledgement"/>).</param>
+    public EpollTransport(Socket socket, EpollLoop loop, bool activeOpen = false)
     {
         _socket = socket;
+        _activeOpen = activeOpen;
         _loop = loop;
         LocalEndPoint = socket.LocalEndPoint;
         RemoteEndPoint = socket.RemoteEndPoint;
@@ -56,8 +62,11 @@ internal sealed class EpollTransport : IConnectionTransport
 
     public void ShutdownSend() => Shutdown(SocketShutdown.Send);
 
+    public long AcknowledgedAtAbort => _acknowledgement.AtAbort;
+
     public void Abort()
     {
+        _acknowledgement.ReadOnce(_socket, _activeOpen);
         _receiver.Abort();
         _sender.Abort();
         Shutdown(SocketShutdown.Both);
