@@ -59,6 +59,8 @@ internal sealed unsafe class EpollReadinessReactor : IReadinessReactor
     {
     }
 
+    public bool OnReactorThread => Thread.CurrentThread == _thread;
+
     public void Remove(nint fd, ulong id)
     {
         lock (_sync)

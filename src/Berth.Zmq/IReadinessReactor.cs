@@ -14,4 +14,7 @@ internal interface IReadinessReactor : IDisposable
 
     /// <summary>Ends the registration; must run before the socket (and so the descriptor) is closed.</summary>
     void Remove(nint fd, ulong id);
+
+    /// <summary>True on the reactor's own thread, where inline completions run and <see cref="IDisposable.Dispose"/> must not be called.</summary>
+    bool OnReactorThread { get; }
 }

@@ -81,6 +81,8 @@ internal sealed class PollReadinessReactor : IReadinessReactor
         Wake();
     }
 
+    public bool OnReactorThread => Thread.CurrentThread == _thread;
+
     public void Remove(nint fd, ulong id)
     {
         lock (_sync)

@@ -2,12 +2,16 @@ namespace Berth.Zmq;
 
 /// <summary>
 /// Chooses the readiness reactor of a new context: epoll on Linux, the portable <c>zmq_poll</c> reactor elsewhere, or
-/// everywhere when the <c>Berth.Zmq.PortableReactor</c> AppContext switch is on or <c>BERTH_ZMQ_REACTOR=poll</c> is set.
+/// everywhere when the <c>Berth.Zmq.PortableReactor</c> AppContext switch is on or <c>BERTH_ZMQ_REACTOR=poll</c> is set;
+/// and whether the reactor runs woken continuations itself (the <c>Berth.Zmq.InlineCompletions</c> switch or
+/// <c>BERTH_ZMQ_INLINE_COMPLETIONS=1</c>) instead of queueing them to the thread pool.
 /// </summary>
 internal static class ReactorSelection
 {
     public const string SwitchName = "Berth.Zmq.PortableReactor";
     public const string EnvironmentVariable = "BERTH_ZMQ_REACTOR";
+    public const string InlineSwitchName = "Berth.Zmq.InlineCompletions";
+    public const string InlineEnvironmentVariable = "BERTH_ZMQ_INLINE_COMPLETIONS";
 
     /// <summary>Read once per context, when it is created.</summary>
     public static bool PortableRequested() =>
@@ -15,6 +19,12 @@ internal static class ReactorSelection
         || (AppContext.TryGetSwitch(SwitchName, out var on)
             ? on
             : string.Equals(Environment.GetEnvironmentVariable(EnvironmentVariable), "poll", StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>Read once per context, when it is created.</summary>
+    public static bool InlineCompletionsRequested() =>
+        AppContext.TryGetSwitch(InlineSwitchName, out var on)
+            ? on
+            : Environment.GetEnvironmentVariable(InlineEnvironmentVariable) == "1";
 
     public static IReadinessReactor Create(bool portable) => portable ? new PollReadinessReactor() : new EpollReadinessReactor();
 }

@@ -36,6 +36,7 @@ public sealed class ZmqContext : IDisposable
         Check(LibZmq.CtxSet(context, IoThreadsOption, ioThreads), "zmq_ctx_set(ZMQ_IO_THREADS)");
         Check(LibZmq.CtxSet(context, MaxSocketsOption, maxSockets), "zmq_ctx_set(ZMQ_MAX_SOCKETS)");
         PortableReactor = ReactorSelection.PortableRequested();
+        InlineCompletions = ReactorSelection.InlineCompletionsRequested();
     }
 
     /// <summary>The number of I/O threads.</summary>
@@ -101,7 +102,20 @@ public sealed class ZmqContext : IDisposable
         }
 
         _handle.Dispose();
-        _reactor?.Dispose();
+        if (_reactor is not { } reactor)
+        {
+            return;
+        }
+
+        // A continuation run inline on the reactor thread may dispose the context; that thread cannot wait for itself.
+        if (reactor.OnReactorThread)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static r => r.Dispose(), reactor, preferLocal: false);
+        }
+        else
+        {
+            reactor.Dispose();
+        }
     }
 
     /// <summary>
@@ -109,6 +123,12 @@ public sealed class ZmqContext : IDisposable
     /// <see cref="ReactorSelection"/> and only changed (by tests) before the first async wait.
     /// </summary>
     internal bool PortableReactor { get; set; }
+
+    /// <summary>
+    /// Whether a wait woken by the reactor continues on the reactor thread rather than on the thread pool; taken from
+    /// <see cref="ReactorSelection"/> and only changed (by tests) before the first async wait.
+    /// </summary>
+    internal bool InlineCompletions { get; set; }
 
     internal IReadinessReactor Reactor
     {

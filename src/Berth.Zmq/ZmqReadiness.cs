@@ -13,14 +13,16 @@ internal sealed class ZmqReadiness : IValueTaskSource
     private readonly IReadinessReactor _reactor;
     private readonly nint _fd;
     private readonly ulong _id;
+    private readonly bool _inline;
     private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
     private bool _armed;
     private bool _detached;
 
-    public ZmqReadiness(IReadinessReactor reactor, nint fd)
+    public ZmqReadiness(IReadinessReactor reactor, nint fd, bool inline)
     {
         _reactor = reactor;
         _fd = fd;
+        _inline = inline;
         _id = reactor.Add(fd, this);
     }
 
@@ -79,7 +81,11 @@ internal sealed class ZmqReadiness : IValueTaskSource
                 return;
             }
 
+            // Completing under the lock keeps a late edge from completing the next wait that Arm has just reset. An
+            // inline continuation therefore runs holding it (Lock is reentrant, so it may arm the next wait itself).
+            // Cancellation and disposal always go to the thread pool: no caller code runs inside Cancel or Dispose.
             _armed = false;
+            _core.RunContinuationsAsynchronously = error is not null || !_inline;
             if (error is null)
             {
                 _core.SetResult(true);

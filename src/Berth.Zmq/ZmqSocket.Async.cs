@@ -125,7 +125,7 @@ public sealed partial class ZmqSocket
     {
         try
         {
-            var readiness = _readiness ??= new ZmqReadiness(_context.Reactor, RawNotificationFd());
+            var readiness = _readiness ??= new ZmqReadiness(_context.Reactor, RawNotificationFd(), _context.InlineCompletions);
             while (true)
             {
                 var token = readiness.Arm();

@@ -9,8 +9,9 @@ namespace Berth.Zmq.Tests;
 public static class AllocationProgram
 {
     /// <summary>
-    /// <c>allocation PATH SIZE blocking|async|async-poll</c>: runs one workload and prints the bytes and messages
-    /// measured; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll.
+    /// <c>allocation PATH SIZE blocking|async|async-poll|async-inline</c>: runs one workload and prints the bytes and
+    /// messages measured; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll;
+    /// <c>async-inline</c> runs woken continuations on the epoll reactor's thread.
     /// </summary>
     /// <param name="args">The workload.</param>
     /// <returns>0 when measured, 2 on bad arguments.</returns>
@@ -18,7 +19,7 @@ public static class AllocationProgram
     {
         if (args.Length != 4 || args[0] != "allocation")
         {
-            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async|async-poll");
+            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async|async-poll|async-inline");
             return 2;
         }
 
@@ -26,6 +27,7 @@ public static class AllocationProgram
         var size = int.Parse(args[2], CultureInfo.InvariantCulture);
         using var context = new ZmqContext();
         context.PortableReactor |= args[3] == "async-poll";
+        context.InlineCompletions = args[3] == "async-inline";
         var workload = new AllocationWorkload(context, path, size);
         var allocation = args[3] == "blocking" ? workload.Measure() : await workload.MeasureAsync();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{allocation.Bytes} {allocation.Messages}"));

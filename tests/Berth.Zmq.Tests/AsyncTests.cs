@@ -2,12 +2,15 @@ using System.Text;
 
 namespace Berth.Zmq.Tests;
 
-/// <summary>Every async case runs against both readiness reactors: epoll and the portable <c>zmq_poll</c> one.</summary>
+/// <summary>
+/// Every async case runs against both readiness reactors, epoll and the portable <c>zmq_poll</c> one, each with woken
+/// continuations queued to the thread pool (the default) and run inline on the reactor thread.
+/// </summary>
 public sealed class AsyncTests : IDisposable
 {
     private readonly List<ZmqContext> _contexts = [];
 
-    public static TheoryData<string> Reactors => ["epoll", "poll"];
+    public static TheoryData<string> Reactors => ["epoll", "poll", "epoll-inline", "poll-inline"];
 
     public void Dispose()
     {
@@ -19,7 +22,11 @@ public sealed class AsyncTests : IDisposable
 
     private ZmqContext Open(string reactor)
     {
-        var context = new ZmqContext { PortableReactor = reactor == "poll" || !OperatingSystem.IsLinux() };
+        var context = new ZmqContext
+        {
+            PortableReactor = reactor.StartsWith("poll", StringComparison.Ordinal) || !OperatingSystem.IsLinux(),
+            InlineCompletions = reactor.EndsWith("-inline", StringComparison.Ordinal),
+        };
         _contexts.Add(context);
         return context;
     }
@@ -197,5 +204,38 @@ public sealed class AsyncTests : IDisposable
         pull.Dispose();
 
         await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Endpoints.Patience));
+    }
+
+    [Theory]
+    [InlineData("epoll-inline")]
+    [InlineData("poll-inline")]
+    public async Task An_inline_continuation_runs_on_the_reactor_thread_and_may_dispose_the_context(string reactor)
+    {
+        var context = Open(reactor);
+        var push = context.Create(ZmqSocketType.Push);
+        push.Linger = Endpoints.Patience;
+        var pull = context.Create(ZmqSocketType.Pull);
+        pull.Connect(push.BindLoopback());
+        var buffer = new byte[16];
+        var pending = pull.ReceiveAsync(buffer);
+        Assert.False(pending.IsCompleted);
+        var continued = ContinueAsync(pending);
+
+        push.Send("woken"u8);
+        push.Dispose();
+
+        var (received, thread) = await continued.WaitAsync(Endpoints.Patience);
+        Assert.Equal(5, received);
+        Assert.StartsWith("berth-zmq-", thread, StringComparison.Ordinal);
+        Assert.Throws<ObjectDisposedException>(() => context.CreateSocket(ZmqSocketType.Pull));
+
+        async Task<(int Size, string? Thread)> ContinueAsync(ValueTask<int> receive)
+        {
+            var size = await receive.ConfigureAwait(false);
+            var name = Thread.CurrentThread.Name;
+            pull.Dispose();
+            context.Dispose();
+            return (size, name);
+        }
     }
 }

@@ -8,7 +8,7 @@ namespace Berth.Zmq.Tests;
 /// the sender and receiver threads, the readiness reactor that wakes async waits, and libzmq's I/O thread running the
 /// zero-copy free callback. Each workload runs in a child process of its own (<see cref="AllocationProgram"/>), where
 /// the test runner's traffic cannot be counted. The async runs go through the epoll reactor and, at two sizes, through
-/// the portable <c>zmq_poll</c> reactor.
+/// the portable <c>zmq_poll</c> reactor, and with continuations run inline on the epoll reactor.
 /// </summary>
 public sealed class ProcessAllocationTests
 {
@@ -28,6 +28,7 @@ public sealed class ProcessAllocationTests
                 foreach (var size in new[] { 64, 64 * 1024 })
                 {
                     data.Add(path, size, "async-poll");
+                    data.Add(path, size, "async-inline");
                 }
             }
 

@@ -15,7 +15,11 @@ internal static class ZmqBenchmark
     /// <summary>The AppContext switch (docs/ZMQ.md) that makes a new context wait through the portable zmq_poll reactor.</summary>
     private const string PortableReactorSwitch = "Berth.Zmq.PortableReactor";
 
+    /// <summary>The AppContext switch (docs/ZMQ.md) that makes a new context run woken continuations on its reactor thread.</summary>
+    private const string InlineCompletionsSwitch = "Berth.Zmq.InlineCompletions";
+
     private const string AsyncEpoll = "Berth async (epoll reactor)";
+    private const string AsyncEpollInline = "Berth async (epoll reactor, inline completions)";
     private const string AsyncPoll = "Berth async (poll reactor)";
 
     private static readonly int[] Sizes = [64, 1024, 65536, 1048576];
@@ -103,11 +107,12 @@ internal static class ZmqBenchmark
         var roundTrips = quick ? 5_000 : 20_000;
         var latencies = new Dictionary<string, List<LatencyRun.Result>>
         {
-            ["C libzmq"] = [], [NetMq] = [], ["Berth blocking"] = [], [AsyncEpoll] = [], [AsyncPoll] = [],
+            ["C libzmq"] = [], [NetMq] = [], ["Berth blocking"] = [], [AsyncEpoll] = [], [AsyncEpollInline] = [], [AsyncPoll] = [],
         };
         NetMqRuns.Latency(LatencySize, roundTrips / 5);
         LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: false);
         WithReactor(portable: false, () => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
+        WithInlineCompletions(() => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
         WithReactor(portable: true, () => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
         for (var repeat = 0; repeat < repeats; repeat++)
         {
@@ -117,6 +122,7 @@ internal static class ZmqBenchmark
             latencies[NetMq].Add(NetMqRuns.Latency(LatencySize, roundTrips));
             latencies["Berth blocking"].Add(LatencyRun.Measure(LatencySize, roundTrips, asynchronous: false));
             latencies[AsyncEpoll].Add(WithReactor(portable: false, () => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
+            latencies[AsyncEpollInline].Add(WithInlineCompletions(() => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
             latencies[AsyncPoll].Add(WithReactor(portable: true, () => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
         }
 
@@ -211,6 +217,20 @@ internal static class ZmqBenchmark
         finally
         {
             AppContext.SetSwitch(PortableReactorSwitch, false);
+        }
+    }
+
+    /// <summary>Runs <paramref name="run"/> with contexts created on the epoll reactor running woken continuations inline.</summary>
+    private static T WithInlineCompletions<T>(Func<T> run)
+    {
+        AppContext.SetSwitch(InlineCompletionsSwitch, true);
+        try
+        {
+            return WithReactor(portable: false, run);
+        }
+        finally
+        {
+            AppContext.SetSwitch(InlineCompletionsSwitch, false);
         }
     }
 
