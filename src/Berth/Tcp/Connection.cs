@@ -283,6 +283,18 @@ public sealed class Connection : IConnectionLifetime
         LoopEnded();
     }
 
+    /// <summary>
+    /// Lets go of the record of where sent frames end once the peer has acknowledged everything written, so a quiet
+    /// connection holds no array for it. Asks the socket only when everything queued was written since the last time.
+    /// </summary>
+    internal void ForgetAcknowledgedFrames()
+    {
+        if (_queue.AwaitsAcknowledgement)
+        {
+            _queue.ForgetAcknowledged(_transport.Acknowledged);
+        }
+    }
+
     /// <summary>Called by each loop as it exits; the last one releases everything and reports the disconnect.</summary>
     internal void LoopEnded()
     {

@@ -4,6 +4,7 @@ namespace Berth.Tcp;
 
 /// <summary>
 /// Enforces a server's or client's time limits: the idle timeout, the frame timeout and the slow-consumer timeout.
+/// On the same pass, a connection whose peer acknowledged everything lets go of its record of sent frames.
 /// One timer looks at every connection a few times per shortest limit, so the receive and send paths only store
 /// timestamps: no timer per connection or per frame, nothing allocated per message.
 /// </summary>
@@ -65,6 +66,10 @@ internal sealed class TimeoutSweeper : IDisposable
             {
                 TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.IdleTimeout);
                 connection.Close(DisconnectReason.IdleTimeout, null, flush: false);
+            }
+            else
+            {
+                connection.ForgetAcknowledgedFrames();
             }
         }
     }

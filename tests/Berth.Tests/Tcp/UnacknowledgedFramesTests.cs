@@ -71,4 +71,45 @@ public sealed class UnacknowledgedFramesTests
         Assert.InRange(frames, (2L * UnacknowledgedFrames.Capacity) - 1, 2L * UnacknowledgedFrames.Capacity);
         Assert.Equal(total - Frame - 1, bytes);
     }
+
+    [Fact]
+    public void TheFirstFramesNeedNoArrayAndStayExactWhenOneIsRented()
+    {
+        var ring = new UnacknowledgedFrames(4);
+        for (var i = 0; i < UnacknowledgedFrames.InlineCapacity; i++)
+        {
+            ring.Accepted(10);
+        }
+
+        Assert.False(ring.HoldsArray);
+        ring.Accepted(10);
+        Assert.True(ring.HoldsArray);
+        Assert.Equal((5L, 50L), ring.After(0));
+        Assert.Equal((3L, 30L), ring.After(25));
+        ring.Release();
+    }
+
+    [Fact]
+    public void OnceThePeerHasEverythingTheRecordIsForgottenAndStartsAgain()
+    {
+        var ring = new UnacknowledgedFrames(4);
+        for (var i = 0; i < 10; i++)
+        {
+            ring.Accepted(10);
+        }
+
+        ring.ForgetIfAcknowledged(99);
+        Assert.True(ring.HoldsArray);
+        Assert.Equal((1L, 10L), ring.After(99));
+
+        ring.ForgetIfAcknowledged(100);
+        Assert.False(ring.HoldsArray);
+        Assert.False(ring.Recording);
+        Assert.Equal((0L, 0L), ring.After(100));
+
+        ring.Accepted(10);
+        ring.Accepted(20);
+        Assert.Equal((2L, 30L), ring.After(105));
+        Assert.Equal((1L, 20L), ring.After(110));
+    }
 }

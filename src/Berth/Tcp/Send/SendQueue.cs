@@ -188,6 +188,28 @@ internal sealed class SendQueue
         }
     }
 
+    /// <summary>
+    /// True when everything accepted was written but the peer may not have acknowledged all of it, so the record of
+    /// frame ends is still kept; read without the lock, it only says whether asking the socket is worth it.
+    /// </summary>
+    public bool AwaitsAcknowledgement => QueuedBytes == 0 && _unacknowledged.Recording;
+
+    /// <summary>
+    /// Forgets the record of frame ends once <paramref name="acknowledgedBytes"/> covers every accepted byte, or at
+    /// once when the transport cannot tell (<see cref="Transport.PeerAcknowledgement.Unknown"/>: no abort will read it).
+    /// </summary>
+    public void ForgetAcknowledged(long acknowledgedBytes)
+    {
+        lock (_lock)
+        {
+            if (!_closed)
+            {
+                _unacknowledged.ForgetIfAcknowledged(
+                    acknowledgedBytes == Transport.PeerAcknowledgement.Unknown ? long.MaxValue : acknowledgedBytes);
+            }
+        }
+    }
+
     /// <summary>Refuses every later frame; frames already queued stay for the sender to flush.</summary>
     public void Close()
     {

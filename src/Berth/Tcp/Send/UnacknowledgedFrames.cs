@@ -5,14 +5,19 @@ namespace Berth.Tcp.Send;
 /// <summary>
 /// Where accepted frames end in the byte stream, so that the number of bytes the peer acknowledged maps back to whole
 /// frames when a connection is aborted. A frame only partly acknowledged counts as unsent: the peer's application
-/// cannot have it. Two bounded rings, in one array of <see cref="ArrayPool{T}.Shared"/> rented with the connection's first
-/// frame and returned by <see cref="Release"/> (a connection leaves no garbage, and the connection's own
-/// <see cref="Buffers.BufferPool"/>, whose outstanding arrays say what live traffic holds, is not charged): the ends of the last <see cref="Capacity"/> frames, one
-/// store per frame, and <see cref="Checkpoints"/> frame boundaries at least <see cref="CheckpointInterval"/> bytes
-/// apart, which cover the 4 MiB a Linux socket's send buffer holds at most by default.
+/// cannot have it. The ends of the first <see cref="InlineCapacity"/> frames since the peer last acknowledged
+/// everything are kept in the object itself, so a connection that exchanges a request and a reply now and then holds
+/// no array. Past that, two bounded rings in one array of <see cref="ArrayPool{T}.Shared"/> (the connection's own
+/// <see cref="Buffers.BufferPool"/>, whose outstanding arrays say what live traffic holds, is not charged): the ends of
+/// the last <see cref="Capacity"/> frames, one store per frame, and <see cref="Checkpoints"/> frame boundaries at least
+/// <see cref="CheckpointInterval"/> bytes apart, which cover the 4 MiB a Linux socket's send buffer holds at most by
+/// default. <see cref="ForgetIfAcknowledged"/> returns the array once the peer has acknowledged every byte.
 /// </summary>
 internal sealed class UnacknowledgedFrames(int shortestFrame)
 {
+    /// <summary>Frame ends kept without an array.</summary>
+    public const int InlineCapacity = 4;
+
     /// <summary>Frame ends remembered.</summary>
     public const int Capacity = 128;
 
@@ -25,24 +30,40 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
     private const int Longs = Capacity + (2 * Checkpoints);
 
     private readonly int _shortestFrame = Math.Max(shortestFrame, 1);
+    private InlineEnds _inline;
     private long[]? _array;
+
+    // Offsets are of the whole stream; frame counts start again at 0 each time the peer acknowledged everything.
+    private long _acknowledgedBase;
     private long _frames;
     private long _bytes;
     private long _checkpoints;
     private long _lastCheckpoint;
 
-    private Span<long> Ends => _array.AsSpan(0, Capacity);
+    /// <summary>True while the ends live in a rented array.</summary>
+    public bool HoldsArray => _array is not null;
+
+    /// <summary>True while some accepted frame may not be acknowledged.</summary>
+    public bool Recording => _frames > 0;
+
+    private int EndsCapacity => _array is null ? InlineCapacity : Capacity;
+
+    private Span<long> Ends => _array is null ? _inline : _array.AsSpan(0, Capacity);
 
     private Span<long> Boundaries => _array.AsSpan(Capacity, 2 * Checkpoints);
 
     /// <summary>A frame of <paramref name="frameLength"/> bytes follows the ones before it in the stream.</summary>
     public void Accepted(int frameLength)
     {
-        _array ??= ArrayPool<long>.Shared.Rent(Longs);
+        if (_array is null && _frames == InlineCapacity)
+        {
+            MoveToArray();
+        }
+
         _bytes += frameLength;
-        Ends[(int)(_frames & (Capacity - 1))] = _bytes;
+        Ends[(int)(_frames & (EndsCapacity - 1))] = _bytes;
         _frames++;
-        if (_bytes - _lastCheckpoint >= CheckpointInterval)
+        if (_array is not null && _bytes - _lastCheckpoint >= CheckpointInterval)
         {
             var slot = (int)(_checkpoints & (Checkpoints - 1)) * 2;
             var boundaries = Boundaries;
@@ -53,7 +74,25 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
         }
     }
 
-    /// <summary>Returns the array to the pool; nothing is recorded after this.</summary>
+    /// <summary>
+    /// When the peer has acknowledged every accepted byte (<paramref name="acknowledgedBytes"/> from the socket), nothing
+    /// recorded can be lost any more: forgets it and returns the array, so a quiet connection holds none.
+    /// </summary>
+    public void ForgetIfAcknowledged(long acknowledgedBytes)
+    {
+        if (acknowledgedBytes < _bytes)
+        {
+            return;
+        }
+
+        Release();
+        _acknowledgedBase = _bytes;
+        _frames = 0;
+        _checkpoints = 0;
+        _lastCheckpoint = _bytes;
+    }
+
+    /// <summary>Returns the array to the pool.</summary>
     public void Release()
     {
         if (_array is { } array)
@@ -72,16 +111,17 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
     /// </summary>
     public (long Frames, long Bytes) After(long acknowledgedBytes)
     {
-        if (acknowledgedBytes >= _bytes || _array is null)
+        if (acknowledgedBytes >= _bytes)
         {
             return (0, 0);
         }
 
         var ends = Ends;
-        var known = Math.Min(_frames, Capacity);
+        var mask = EndsCapacity - 1;
+        var known = Math.Min(_frames, EndsCapacity);
         for (var back = 1L; back <= known; back++)
         {
-            var end = ends[(int)((_frames - back) & (Capacity - 1))];
+            var end = ends[(int)((_frames - back) & mask)];
             if (end <= acknowledgedBytes)
             {
                 return (back - 1, _bytes - end);
@@ -90,7 +130,7 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
 
         if (_frames == known)
         {
-            return (_frames, _bytes);
+            return (_frames, _bytes - _acknowledgedBase);
         }
 
         var boundaries = Boundaries;
@@ -106,12 +146,30 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
 
         if (_checkpoints <= Checkpoints)
         {
-            // No checkpoint was forgotten, so the start of the stream is the last one within the acknowledged bytes.
-            return (_frames, _bytes);
+            // No checkpoint was forgotten, so where the peer last had everything is the last one within the
+            // acknowledged bytes.
+            return (_frames, _bytes - _acknowledgedBase);
         }
 
-        var oldestKnownEnd = ends[(int)((_frames - known) & (Capacity - 1))];
+        var oldestKnownEnd = ends[(int)((_frames - known) & mask)];
         var olderUnacknowledged = Math.Min(_frames - known, ((oldestKnownEnd - acknowledgedBytes) / _shortestFrame) + 1);
         return (known + olderUnacknowledged, _bytes - acknowledgedBytes);
+    }
+
+    private void MoveToArray()
+    {
+        var array = ArrayPool<long>.Shared.Rent(Longs);
+        for (var frame = 0L; frame < _frames; frame++)
+        {
+            array[frame & (Capacity - 1)] = _inline[(int)(frame & (InlineCapacity - 1))];
+        }
+
+        _array = array;
+    }
+
+    [System.Runtime.CompilerServices.InlineArray(InlineCapacity)]
+    private struct InlineEnds
+    {
+        private long _end;
     }
 }

@@ -30,6 +30,8 @@ internal abstract class ConnectionTransport(Socket socket) : IConnectionTranspor
 
     public virtual long AcknowledgedAtAbort => PeerAcknowledgement.Unknown;
 
+    public virtual long Acknowledged => PeerAcknowledgement.Unknown;
+
     public virtual void Abort() => socket.Dispose();
 
     public abstract void Dispose();

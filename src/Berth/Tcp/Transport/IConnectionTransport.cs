@@ -27,4 +27,7 @@ internal interface IConnectionTransport : IDisposable
     /// the platform cannot tell (not Linux, or TLS, whose records do not map byte for byte onto frames).
     /// </summary>
     long AcknowledgedAtAbort { get; }
+
+    /// <summary>The bytes of the stream the peer has acknowledged so far; <see cref="PeerAcknowledgement.Unknown"/> as above.</summary>
+    long Acknowledged { get; }
 }

@@ -40,11 +40,11 @@ internal struct PeerAcknowledgement
     }
 
     /// <summary>
-    /// Bytes of the stream the peer acknowledged, or <see cref="Unknown"/>. On an active open the kernel counts the
-    /// acknowledgement of the SYN as one byte; subtracting it where a kernel did not count it errs towards counting
-    /// one more frame unsent, never one fewer.
+    /// Bytes of the stream the peer acknowledged so far, or <see cref="Unknown"/>. On an active open the kernel counts
+    /// the acknowledgement of the SYN as one byte; subtracting it where a kernel did not count it errs towards
+    /// counting one more frame unsent, never one fewer.
     /// </summary>
-    private static long ReadAndDiscardTheRest(Socket socket, bool activeOpen)
+    public static long Read(Socket socket, bool activeOpen)
     {
         if (!OperatingSystem.IsLinux())
         {
@@ -59,13 +59,30 @@ internal struct PeerAcknowledgement
                 return Unknown;
             }
 
-            var acknowledged = BitConverter.ToInt64(info[BytesAckedOffset..]) - (activeOpen ? 1 : 0);
-            socket.LingerState = new LingerOption(true, 0);
-            return Math.Max(acknowledged, 0);
+            return Math.Max(BitConverter.ToInt64(info[BytesAckedOffset..]) - (activeOpen ? 1 : 0), 0);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
             return Unknown;
         }
+    }
+
+    /// <summary>What the peer acknowledged, after which the socket resets on close instead of delivering the rest.</summary>
+    private static long ReadAndDiscardTheRest(Socket socket, bool activeOpen)
+    {
+        var acknowledged = Read(socket, activeOpen);
+        if (acknowledged != Unknown)
+        {
+            try
+            {
+                socket.LingerState = new LingerOption(true, 0);
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                return Unknown;
+            }
+        }
+
+        return acknowledged;
     }
 }

@@ -15,6 +15,8 @@ internal sealed class SocketTransport(Socket socket, bool activeOpen = false) : 
 
     public override long AcknowledgedAtAbort => _acknowledgement.AtAbort;
 
+    public override long Acknowledged => PeerAcknowledgement.Read(Socket, activeOpen);
+
     public override ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
         var receive = Socket.ReceiveAsync(buffer, SocketFlags.None);

@@ -64,6 +64,8 @@ internal sealed class EpollTransport : IConnectionTransport
 
     public long AcknowledgedAtAbort => _acknowledgement.AtAbort;
 
+    public long Acknowledged => PeerAcknowledgement.Read(_socket, _activeOpen);
+
     public void Abort()
     {
         _acknowledgement.ReadOnce(_socket, _activeOpen);
