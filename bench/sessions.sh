@@ -74,8 +74,10 @@ run_client() {
             --warmup "$warmup" --duration "$duration" > "$out/$1-$2.out" 2>&1 || true
         read -r p50 p99 errors < <(python3 -c 'import json,sys; r=json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][-1]); print(r["p50_us"]/1e3, r["p99_us"]/1e3, r["errors"])' "$out/$1-$2.out")
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$server" "$client" "$p50" "$p99" "$errors" "$(resident_mb "$server_pid")" >> "$results"
-    printf '  %-17s %-7s p50 %8.2f ms  p99 %8.2f ms  errors %s  server RSS %s MB\n' "$server" "$client" "$p50" "$p99" "$errors" "$(resident_mb "$server_pid")"
+    local rss
+    rss=$(resident_mb "$server_pid")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$server" "$client" "$p50" "$p99" "$errors" "$rss" >> "$results"
+    printf '  %-17s %-7s p50 %8.2f ms  p99 %8.2f ms  errors %s  server RSS %s MB\n' "$server" "$client" "$p50" "$p99" "$errors" "$rss"
 }
 
 echo "$connections connections, 1 request per second each; $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg)"
