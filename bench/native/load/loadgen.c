@@ -294,6 +294,22 @@ static int64_t check_echo(struct worker *w, struct conn *c, const uint8_t *bytes
     return completed;
 }
 
+/* Reads and checks every echo the socket has; -1 when the connection failed or the server sent what it was not sent. */
+static int receive_echoes(struct worker *w, struct conn *c)
+{
+    for (;;) {
+        ssize_t n = recv(c->fd, w->scratch, SCRATCH_BYTES, 0);
+        if (n == 0 || (n < 0 && errno != EAGAIN))
+            return -1;
+        if (n < 0)
+            return 0;
+        uint64_t at = now_ns();
+        int measuring = at >= measure_from_ns && at < measure_to_ns;
+        if (check_echo(w, c, w->scratch, (size_t)n, at, measuring) < 0)
+            return -1;
+    }
+}
+
 struct load_conn_state {
     uint64_t frames_started;
 };
@@ -325,24 +341,7 @@ static void *run_load_worker(void *arg)
             struct conn *c = &w->conns[index];
             if (!c->open)
                 continue;
-            int failed = 0;
-            if (events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
-                for (;;) {
-                    ssize_t n = recv(c->fd, w->scratch, SCRATCH_BYTES, 0);
-                    if (n == 0 || (n < 0 && errno != EAGAIN)) {
-                        failed = 1;
-                        break;
-                    }
-                    if (n < 0)
-                        break;
-                    uint64_t at = now_ns();
-                    int measuring = at >= measure_from_ns && at < measure_to_ns;
-                    if (check_echo(w, c, w->scratch, (size_t)n, at, measuring) < 0) {
-                        failed = 1;
-                        break;
-                    }
-                }
-            }
+            int failed = (events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && receive_echoes(w, c) < 0;
             if (!failed) {
                 uint64_t target = c->frames_received + (uint64_t)config.pipeline;
                 failed = pump_send(c, target, &state[index].frames_started, now_ns()) < 0;
@@ -403,24 +402,7 @@ static void *run_rate_worker(void *arg)
             struct conn *c = &w->conns[index];
             if (!c->open)
                 continue;
-            int failed = 0;
-            if (events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
-                for (;;) {
-                    ssize_t n = recv(c->fd, w->scratch, SCRATCH_BYTES, 0);
-                    if (n == 0 || (n < 0 && errno != EAGAIN)) {
-                        failed = 1;
-                        break;
-                    }
-                    if (n < 0)
-                        break;
-                    uint64_t at = now_ns();
-                    int measuring = at >= measure_from_ns && at < measure_to_ns;
-                    if (check_echo(w, c, w->scratch, (size_t)n, at, measuring) < 0) {
-                        failed = 1;
-                        break;
-                    }
-                }
-            }
+            int failed = (events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && receive_echoes(w, c) < 0;
             if (!failed) {
                 uint64_t at = now_ns();
                 failed = pump_send(c, rate_target(c, at), &state[index].frames_started, at) < 0;
