@@ -4,11 +4,10 @@ using System.Globalization;
 namespace Berth.Zmq.Tests;
 
 /// <summary>
-/// Steady-state allocation counted for the whole process (<see cref="GC.GetTotalAllocatedBytes(bool)"/>), which must
-/// not grow with the number of messages (a run of 10N allocates less than <see cref="AllocationWorkload.Allowance"/>
-/// more than a run of N):
-/// the sender and receiver threads, the readiness reactor that wakes async waits, and libzmq's I/O thread running the
-/// zero-copy free callback. Each workload runs in a child process of its own (<see cref="AllocationProgram"/>), where
+/// Steady-state allocation must not grow with the number of messages: a run of 10N allocates less than
+/// <see cref="AllocationWorkload.Allowance"/> more than a run of N, counted for the whole process
+/// (<see cref="GC.GetTotalAllocatedBytes(bool)"/>): the sender and receiver threads, the readiness reactor that wakes
+/// async waits, and libzmq's I/O thread running the zero-copy free callback. Each workload runs in a child process of its own (<see cref="AllocationProgram"/>), where
 /// the test runner's traffic cannot be counted. The async runs go through the epoll reactor and, at two sizes, through
 /// the portable <c>zmq_poll</c> reactor, and with continuations run inline on the epoll reactor.
 /// </summary>
