@@ -7,9 +7,10 @@ namespace Berth.Zmq.Tests;
 /// Steady-state allocation must not grow with the number of messages: a run of 10N allocates less than
 /// <see cref="AllocationWorkload.Allowance"/> more than a run of N, counted for the whole process
 /// (<see cref="GC.GetTotalAllocatedBytes(bool)"/>): the sender and receiver threads, the readiness reactor that wakes
-/// async waits, and libzmq's I/O thread running the zero-copy free callback. Each workload runs in a child process of its own (<see cref="AllocationProgram"/>), where
-/// the test runner's traffic cannot be counted. The async runs go through the epoll reactor and, at two sizes, through
-/// the portable <c>zmq_poll</c> reactor, and with continuations run inline on the epoll reactor.
+/// async waits, and libzmq's I/O thread running the zero-copy free callback. Each workload runs in a child process of
+/// its own (<see cref="AllocationProgram"/>), where the test runner's traffic cannot be counted. The async runs go
+/// through the epoll reactor and, at two sizes, through the portable <c>zmq_poll</c> reactor, and with continuations
+/// run inline on the epoll reactor.
 /// </summary>
 public sealed class ProcessAllocationTests
 {
