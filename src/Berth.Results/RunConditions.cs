@@ -44,6 +44,12 @@ internal sealed class RunConditions
         return new Provenance(Date, Commit, Dirty, Machine, LoadAtStart, share, Provenance.IsQuiet(share), Command, null);
     }
 
+    /// <summary>
+    /// The provenance of a run whose CPU use was not measured over time (a dry run of a pipeline): the other processes'
+    /// share is unknown, so the run is not quiet.
+    /// </summary>
+    public Provenance Unmeasured() => new(Date, Commit, Dirty, Machine, LoadAtStart, null, false, Command, null);
+
     /// <summary>The load averages at start in words, as the harnesses print them.</summary>
     public static string LoadText(IReadOnlyList<double>? loadAtStart) => loadAtStart is { Count: > 0 } values
         ? "load average " + string.Join(" ", values.Select(v => v.ToString("0.00", System.Globalization.CultureInfo.InvariantCulture))) + " at start"
