@@ -45,28 +45,33 @@ for project in tests/Berth.Tests tests/Berth.Fuzz src/Berth.Cli; do
 done
 
 failed=0
+# step NAME COMMAND -- runs the rest of the line as the step NAME, its output into artifacts/long/NAME.log; COMMAND is
+# how the step's result file names what ran.
 step() {
     local name=$1 command=$2; shift 2
     echo "== $name: $command"
     $results step-start "$work/$name.state" "$work/run.state" "$command"
-    "$@"
+    "$@" >"$work/$name.log" 2>&1
     local status=$?
     $results step-end "$work/$name.state"
-    [ "$status" -eq 0 ] || { echo "$name: exit code $status"; failed=1; }
+    if [ "$status" -ne 0 ]; then
+        tail -n 30 "$work/$name.log"
+        echo "$name: exit code $status"
+        failed=1
+    fi
     return 0
 }
 
 # The tests of the table of promises: one filter over every name in it.
 filter=$(grep -v '^#' scripts/long-promises.tsv | awk -F'\t' '$2 == "tests" { sub(/\*$/, "", $3); print "FullyQualifiedName~" $3 }' \
     | sort -u | paste -sd'|')
-tests_command="BERTH_LONG_ATTACKS=$long_attacks dotnet test tests/Berth.Tests -c Release --filter '<the tests of scripts/long-promises.tsv>'"
+tests_command="BERTH_LONG_ATTACKS=$long_attacks dotnet test tests/Berth.Tests -c Release --filter '$filter'"
 step tests "$tests_command" env BERTH_LONG_ATTACKS="$long_attacks" dotnet test tests/Berth.Tests -c Release --no-build \
-    --filter "$filter" --logger "trx;LogFileName=long.trx" --results-directory "$work/trx" >"$work/tests.log" 2>&1
+    --filter "$filter" --logger "trx;LogFileName=long.trx" --results-directory "$work/trx"
 $results tests "$work/trx/long.trx" "$data/tests.json" "$work/tests.state" || failed=1
 
 fuzz_command="dotnet run -c Release --project tests/Berth.Fuzz -- --cases $cases --seed 1"
-step fuzz "$fuzz_command" bash -c 'dotnet run -c Release --no-build --project tests/Berth.Fuzz -- --cases "$1" --seed 1 | tee "$2"' \
-    fuzz "$cases" "$work/fuzz.log"
+step fuzz "$fuzz_command" dotnet run -c Release --no-build --project tests/Berth.Fuzz -- --cases "$cases" --seed 1
 $results fuzz "$work/fuzz.log" "$data/fuzz.json" "$work/fuzz.state" || failed=1
 
 for target in decoder reader; do

@@ -203,12 +203,13 @@ def guided(target, stats_path, out_path, state_path):
 
 
 WITNESS_LINE = re.compile(r"^(.+): witness echoed (\d+) frames during the attack, p50 ([\d.]+) ms, p99 ([\d.]+) ms")
+MEMORY_LINE = re.compile(r"^(at start|after warming up|after round \d+ of [\d,]+ resets|after the attack mix): ([\d.]+) MB$")
 
 
 def tests(trx_path, out_path, state_path):
     namespace = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
     root = ElementTree.parse(trx_path).getroot()
-    results, witness = [], []
+    results, witness, memory = [], [], []
     for result in root.iterfind(".//t:UnitTestResult", namespace):
         name = result.get("testName")
         results.append([name, result.get("outcome")])
@@ -218,6 +219,9 @@ def tests(trx_path, out_path, state_path):
             if match:
                 attack, frames, p50, p99 = match.groups()
                 witness.append([attack, name.rsplit(".", 1)[-1], int(frames), float(p50), float(p99)])
+            match = MEMORY_LINE.match(line.strip())
+            if match:
+                memory.append([match.group(1), float(match.group(2))])
     results.sort()
     witness.sort()
     tables = {
@@ -229,6 +233,11 @@ def tests(trx_path, out_path, state_path):
                         {"name": "witness p99 ms", "format": "text"}],
             "rows": [[a, t, f, f"{p50:.2f}", f"{p99:.2f}"] for a, t, f, p50, p99 in witness],
             "notes": ["the witness's round trips while each attack ran: an observation, not a timing target"],
+        },
+        "memory-return": {
+            "columns": [{"name": "berth serve, resident memory", "format": "text"}, {"name": "MiB", "format": "text"}],
+            "rows": [[phase, f"{value:.1f}"] for phase, value in memory],
+            "notes": ["MemoryReturnTests: the RSS of a berth serve child process once settled after each phase"],
         },
     }
     write_json(out_path, {"schema": SCHEMA, "provenance": provenance(state_path), "tables": tables})
