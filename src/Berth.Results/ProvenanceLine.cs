@@ -1,0 +1,32 @@
+using System.Globalization;
+
+namespace Berth.Results;
+
+/// <summary>The sentence printed above every generated table: when, where, how busy, how to reproduce, and the data file.</summary>
+internal static class ProvenanceLine
+{
+    public static string Render(Provenance provenance, string dataLink, string dataPath)
+    {
+        var commit = provenance.Commit.Length > 12 ? provenance.Commit[..12] : provenance.Commit;
+        var changes = provenance.Dirty switch
+        {
+            true => " with uncommitted changes",
+            null => " (work tree state unknown)",
+            false => "",
+        };
+        var load = provenance.LoadAtStart is { Count: > 0 } values
+            ? "load " + string.Join(" ", values.Select(v => v.ToString("0.00", CultureInfo.InvariantCulture))) + " at start"
+            : "load at start unknown";
+        var threshold = CellText.Number(Provenance.QuietOtherCpuShare, CellFormat.Percent);
+        var busy = provenance.OtherCpuShare switch
+        {
+            { } share when provenance.Quiet => $"other processes used {CellText.Number(share, CellFormat.Percent)} of the CPU: quiet",
+            { } share => $"other processes used {CellText.Number(share, CellFormat.Percent)} of the CPU: busy (quiet means under {threshold})",
+            null => "other processes' CPU use not measured: not known to be quiet",
+        };
+        var date = provenance.Date.ToUniversalTime().ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture);
+        var line = $"Measured {date} at commit `{commit}`{changes} on {provenance.Machine}; {load}; {busy}. " +
+            $"Command: `{provenance.Command}`. Data: [{dataPath}]({dataLink}).";
+        return provenance.Source is { } source ? $"{line} Source: {source}" : line;
+    }
+}
