@@ -2,10 +2,10 @@
 # Runs the long forms of Berth's reliability checks and writes their results as result files (berth-result/1) under
 # docs/data/reliability/, from which docs/RELIABILITY.md's tables are rendered (bash scripts/render-docs.sh):
 #   - every test named in scripts/long-promises.tsv, with BERTH_LONG_ATTACKS=1 (the hostile attacks and the memory
-#     rounds at full size)                                          -> tests.json
-#   - the fuzz runner, 1,000,000 cases per target, seed 1            -> fuzz.json
-#   - coverage-guided fuzzing of each target (scripts/fuzz-guided.sh, 600 s each)   -> fuzz-guided-TARGET.json
-#   - berth soak --duration 10m                                      -> soak.json (raw soak.json and chart in artifacts/long)
+#     rounds at full size)                                          -> long-tests.json
+#   - the fuzz runner, 1,000,000 cases per target, seed 1            -> long-fuzz.json
+#   - coverage-guided fuzzing of each target (scripts/fuzz-guided.sh, 600 s each)   -> long-fuzz-guided-TARGET.json
+#   - berth soak --duration 10m                                      -> long-soak.json (raw soak.json and chart in artifacts/long)
 #   - the table of promises, each with its last result               -> promises.json
 #
 #   bash scripts/long.sh            the long forms (about 45 minutes on 2 cores; nothing else should run beside it)
@@ -68,22 +68,22 @@ filter=$(grep -v '^#' scripts/long-promises.tsv | awk -F'\t' '$2 == "tests" { su
 tests_command="BERTH_LONG_ATTACKS=$long_attacks dotnet test tests/Berth.Tests -c Release --filter '$filter'"
 step tests "$tests_command" env BERTH_LONG_ATTACKS="$long_attacks" dotnet test tests/Berth.Tests -c Release --no-build \
     --filter "$filter" --logger "trx;LogFileName=long.trx" --results-directory "$work/trx"
-$results tests "$work/trx/long.trx" "$data/tests.json" "$work/tests.state" || failed=1
+$results tests "$work/trx/long.trx" "$data/long-tests.json" "$work/tests.state" || failed=1
 
 fuzz_command="dotnet run -c Release --project tests/Berth.Fuzz -- --cases $cases --seed 1"
 step fuzz "$fuzz_command" dotnet run -c Release --no-build --project tests/Berth.Fuzz -- --cases "$cases" --seed 1
-$results fuzz "$work/fuzz.log" "$data/fuzz.json" "$work/fuzz.state" || failed=1
+$results fuzz "$work/fuzz.log" "$data/long-fuzz.json" "$work/fuzz.state" || failed=1
 
 for target in decoder reader; do
     step "guided-$target" "bash scripts/fuzz-guided.sh $target $guided_seconds" \
         bash scripts/fuzz-guided.sh "$target" "$guided_seconds"
-    $results guided "$target" "artifacts/fuzz/$target/findings/default/fuzzer_stats" "$data/fuzz-guided-$target.json" \
+    $results guided "$target" "artifacts/fuzz/$target/findings/default/fuzzer_stats" "$data/long-fuzz-guided-$target.json" \
         "$work/guided-$target.state" || failed=1
 done
 
 soak_command="dotnet run -c Release --project src/Berth.Cli -- soak ${soak_args[*]}"
 step soak "$soak_command" dotnet run -c Release --no-build --project src/Berth.Cli -- soak "${soak_args[@]}" --output "$work/soak"
-$results soak "$work/soak/soak.json" "$data/soak.json" "$work/soak.state" || failed=1
+$results soak "$work/soak/soak.json" "$data/long-soak.json" "$work/soak.state" || failed=1
 
 $results step-end "$work/run.state"
 $results promises scripts/long-promises.tsv "$data" "$data/promises.json" "$work/run.state" || failed=1

@@ -8,7 +8,7 @@
   long_results.py fuzz LOG OUT STATE               the fuzz runner's report lines as a table
   long_results.py guided TARGET STATS OUT STATE          AFL++'s fuzzer_stats of one target as a table
   long_results.py tests TRX OUT STATE              every test result of a trx file, and the witness lines
-  long_results.py promises TSV DATA_DIR OUT STATE  the table of promises, each with its last result
+  long_results.py promises TSV DATA_DIR OUT STATE  the table of promises from DATA_DIR/long-{tests,fuzz,soak}.json
 
 The steps' own CPU is what the shell running long.sh has reaped from its children (cutime + cstime of that shell),
 so every process a step starts and waits for counts as measured; all other CPU over the step counts as others'.
@@ -22,8 +22,9 @@ import xml.etree.ElementTree as ElementTree
 from datetime import datetime, timezone
 
 SCHEMA = "berth-result/1"
-# A step is called quiet when processes other than its own used less than this share of all cores over it.
-BUSY_THRESHOLD = 0.10
+# A step is quiet when processes other than its own used less than this share of all cores over it: the one
+# threshold of docs/RESULTS.md (Provenance.QuietOtherCpuShare in src/Berth.Results).
+QUIET_OTHER_CPU_SHARE = 0.05
 
 
 def read_json(path):
@@ -93,7 +94,7 @@ def started(run, command):
 
 def run_start(state_path, command):
     """The whole run: its commit (and whether the work tree differed from it) holds for every step."""
-    run = {"commit": git("rev-parse", "HEAD"), "dirty": git("status", "--porcelain") != "", "machine": machine()}
+    run = {"commit": git("rev-parse", "HEAD"), "dirty": git("status", "--porcelain", "--untracked-files=no") != "", "machine": machine()}
     write_json(state_path, started(run, command))
 
 
@@ -111,7 +112,7 @@ def step_end(state_path):
     if elapsed > 0:
         share = round(max(0.0, (busy - start["busy"] - measured) / elapsed), 4)
     state["otherCpuShare"] = share
-    state["quiet"] = share is not None and share < BUSY_THRESHOLD
+    state["quiet"] = share is not None and share < QUIET_OTHER_CPU_SHARE
     state["source"] = None
     write_json(state_path, state)
 
@@ -256,7 +257,7 @@ def test_result(tests_file, proof):
 
 
 def promises(tsv_path, data_dir, out_path, state_path):
-    sources = {name: read_json(os.path.join(data_dir, f"{name}.json")) for name in ("tests", "fuzz", "soak")}
+    sources = {name: read_json(os.path.join(data_dir, f"long-{name}.json")) for name in ("tests", "fuzz", "soak")}
     rows = []
     with open(tsv_path, encoding="utf-8") as file:
         for line in file:
