@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the long forms of Berth's reliability checks and writes their results as result files (berth-result/1) under
-# docs/data/reliability/, from which docs/RELIABILITY.md's tables are rendered (bash scripts/render-docs.sh):
+# Runs the long forms of Berth's reliability checks, writes their results as result files (berth-result/1) under
+# docs/data/reliability/ and re-renders docs/RELIABILITY.md's tables from them (bash scripts/render-docs.sh):
 #   - every test named in scripts/long-promises.tsv, with BERTH_LONG_ATTACKS=1 (the hostile attacks and the memory
 #     rounds at full size)                                          -> long-tests.json
 #   - the fuzz runner, 1,000,000 cases per target, seed 1            -> long-fuzz.json
@@ -88,5 +88,6 @@ $results soak "$work/soak/soak.json" "$data/long-soak.json" "$work/soak.state" |
 $results step-end "$work/run.state"
 $results promises scripts/long-promises.tsv "$data" "$data/promises.json" "$work/run.state" || failed=1
 
-echo "results in $data; render them with: bash scripts/render-docs.sh"
+bash scripts/render-docs.sh >"$work/render.log" 2>&1 || { tail -n 30 "$work/render.log"; failed=1; }
+echo "results in $data, rendered into docs/ (review and commit both)"
 exit "$failed"
