@@ -53,14 +53,17 @@ internal static class CellText
         >= 1 << 30 => Significant(value / (1 << 30)) + " GiB",
         >= 1 << 20 => Significant(value / (1 << 20)) + " MiB",
         >= 1 << 10 => Significant(value / (1 << 10)) + " KiB",
-        _ => value.ToString("0", CultureInfo.InvariantCulture) + " B",
+        // Whole bytes as they are; a fraction (bytes per message averaged over a run) keeps its significant digits.
+        _ => (value == Math.Floor(value) ? value.ToString("0", CultureInfo.InvariantCulture) : Significant(value)) + " B",
     };
 
-    // Three significant digits for small values, whole numbers from 100 up: the precision every figure here carries.
+    // Three significant digits from 1 up, whole numbers from 100 up, three decimals below 1: the precision every figure
+    // here carries, without rounding a small fraction such as 0.002 B per message to nothing.
     private static string Significant(double value) => Math.Abs(value) switch
     {
         >= 100 => value.ToString("#,0", CultureInfo.InvariantCulture),
         >= 10 => value.ToString("0.0", CultureInfo.InvariantCulture),
-        _ => value.ToString("0.00", CultureInfo.InvariantCulture),
+        >= 1 => value.ToString("0.00", CultureInfo.InvariantCulture),
+        _ => value.ToString("0.###", CultureInfo.InvariantCulture),
     };
 }

@@ -14,16 +14,8 @@ internal static class ProvenanceLine
             null => " (work tree state unknown)",
             false => "",
         };
-        var load = provenance.LoadAtStart is { Count: > 0 } values
-            ? "load " + string.Join(" ", values.Select(v => v.ToString("0.00", CultureInfo.InvariantCulture))) + " at start"
-            : "load at start unknown";
-        var threshold = CellText.Number(Provenance.QuietOtherCpuShare, CellFormat.Percent);
-        var busy = provenance.OtherCpuShare switch
-        {
-            { } share when provenance.Quiet => $"other processes used {CellText.Number(share, CellFormat.Percent)} of the CPU: quiet",
-            { } share => $"other processes used {CellText.Number(share, CellFormat.Percent)} of the CPU: busy (quiet means under {threshold})",
-            null => "other processes' CPU use not measured: not known to be quiet",
-        };
+        var load = RunConditions.LoadText(provenance.LoadAtStart);
+        var busy = RunConditions.OtherCpuText(provenance);
         var date = provenance.Date.ToUniversalTime().ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture);
         var line = $"Measured {date} at commit `{commit}`{changes} on {provenance.Machine}; {load}; {busy}. " +
             $"Command: `{provenance.Command}`. Data: [{dataPath}]({dataLink}).";

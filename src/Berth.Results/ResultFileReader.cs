@@ -117,9 +117,10 @@ internal static class ResultFileReader
                 CellFormatNames.Parse(cell.GetProperty("unit").GetString() ?? "")),
             _ => throw new InvalidDataException($"table {table}, column {column.Name}: a cell is {cell.ValueKind}"),
         };
-        var fits = value is null || column.Format switch
+        // A string fits any column: a numeric column may say why it has no number ("stalled").
+        var fits = value is null or string || column.Format switch
         {
-            CellFormat.Text or CellFormat.Verdict => value is string,
+            CellFormat.Text or CellFormat.Verdict => false,
             CellFormat.Range => value is ResultRange,
             _ => value is double,
         };

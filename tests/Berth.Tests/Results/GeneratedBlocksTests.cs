@@ -140,6 +140,8 @@ public sealed class GeneratedBlocksTests : IDisposable
     [InlineData("bytes", 1536, "1.50 KiB")]
     [InlineData("bytes", 1 << 20, "1.00 MiB")]
     [InlineData("bytes", 12, "12 B")]
+    [InlineData("bytes", 0.002, "0.002 B")]
+    [InlineData("ns", 0.5, "0.5 ns")]
     public void Numbers_print_as_their_format_says(string format, double value, string expected) =>
         Assert.Equal(expected, CellText.Format(value, CellFormatNames.Parse(format)));
 
