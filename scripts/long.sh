@@ -82,8 +82,8 @@ for target in decoder reader; do
 done
 
 soak_command="dotnet run -c Release --project src/Berth.Cli -- soak ${soak_args[*]}"
-step soak "$soak_command" dotnet run -c Release --no-build --project src/Berth.Cli -- soak "${soak_args[@]}" --output "$work/soak"
-$results soak "$work/soak/soak.json" "$data/long-soak.json" "$work/soak.state" || failed=1
+step soak "$soak_command" dotnet run -c Release --no-build --project src/Berth.Cli -- soak "${soak_args[@]}" --output "$work/soak" \
+    --data "$data/long-soak.json"
 
 $results step-end "$work/run.state"
 $results promises scripts/long-promises.tsv "$data" "$data/promises.json" "$work/run.state" || failed=1

@@ -4,11 +4,12 @@
   long_results.py run-start STATE COMMAND          commit, dirty, machine of the whole run
   long_results.py step-start STATE RUN COMMAND     date, load and CPU counters before one step
   long_results.py step-end STATE                   CPU used by others over the step, quiet or not
-  long_results.py soak SOAK_JSON OUT STATE         berth soak's soak.json as a table of figures
   long_results.py fuzz LOG OUT STATE               the fuzz runner's report lines as a table
   long_results.py guided TARGET STATS OUT STATE          AFL++'s fuzzer_stats of one target as a table
   long_results.py tests TRX OUT STATE              every test result of a trx file, and the witness lines
   long_results.py promises TSV DATA_DIR OUT STATE  the table of promises from DATA_DIR/long-{tests,fuzz,soak}.json
+
+berth soak writes long-soak.json itself (--data), with the provenance it measures.
 
 The steps' own CPU is what the shell running long.sh has reaped from its children (cutime + cstime of that shell),
 so every process a step starts and waits for counts as measured; all other CPU over the step counts as others'.
@@ -123,47 +124,6 @@ def provenance(state_path):
     return {key: state.get(key) for key in keys}
 
 
-def mib(value):
-    return round(value / 1048576, 1)
-
-
-def soak_table(soak):
-    """The figures of one berth soak run, from its soak.json."""
-    verdict = soak["verdict"]
-    load = [sample for sample in soak["samples"] if sample["phase"] == "load"]
-    resident = sorted(sample["residentBytes"] for sample in load) or [0]
-    p99 = sorted(sample["witnessP99Microseconds"] / 1000 for sample in load if sample["witnessP99Microseconds"] > 0) or [0]
-    attacks = soak.get("attacks", {})
-    rows = [
-        ["verdict", "passed" if verdict["passed"] else "failed: " + "; ".join(verdict["failures"])],
-        ["duration of the mixed load", f"{soak['durationSeconds']} s ({soak['connections']} connections, "
-                                       f"{soak['ratePerConnection']:g} frames/s each, attacks {'on' if soak['hostile'] else 'off'})"],
-        ["RSS after warm-up → end (MiB)", f"{mib(verdict['baselineResidentBytes'])} → {mib(verdict['finalResidentBytes'])} "
-                                         f"(x{verdict['finalResidentBytes'] / verdict['baselineResidentBytes']:.2f}, at most x{verdict['maxGrowth']:g})"],
-        ["RSS over the load after warm-up: min / median / max (MiB)",
-         f"{mib(resident[0])} / {mib(resident[len(resident) // 2])} / {mib(resident[-1])}"],
-        ["witness frames checked / lost / corrupted", f"{soak['witnessFrames']:,} / {soak['witnessLost']} / {soak['witnessCorrupted']}"],
-        ["witness p99 per second: median / max (ms)", f"{p99[len(p99) // 2]:.1f} / {p99[-1]:.1f}"],
-        ["echo-load errors", f"{soak['loadErrors']}"],
-        ["graceful churn connections / failed", f"{soak['churned']:,} / {soak['churnFailures']}"],
-        ["attacks held / run", ", ".join(f"{name} {value['held']}/{value['runs']}" for name, value in attacks.items()) or "none"],
-        ["pooled buffers out after the run", f"{soak['pooledBuffersOutstanding']}"],
-    ]
-    rounds = soak.get("churnRounds") or []
-    if rounds:
-        rows.append(["RSS after each churn round (MiB)", ", ".join(f"{mib(r['residentBytes'])}" for r in rounds)])
-    if soak.get("settled") and soak.get("afterAggressiveGc"):
-        rows.append(["after the run: settled → after an aggressive compacting GC (MiB)",
-                     f"{mib(soak['settled']['residentBytes'])} → {mib(soak['afterAggressiveGc']['residentBytes'])} "
-                     f"(GC heap {mib(soak['afterAggressiveGc']['gcHeapBytes'])})"])
-    return {"columns": [{"name": "figure", "format": "text"}, {"name": "value", "format": "text"}], "rows": rows}
-
-
-def soak(raw_path, out_path, state_path):
-    write_json(out_path, {"schema": SCHEMA, "provenance": provenance(state_path),
-                          "tables": {"soak": soak_table(read_json(raw_path))}})
-
-
 FUZZ_LINE = re.compile(r"^(\w+): ([\d,]+) cases, seed (\d+), ([\d.]+) s \(([\d,]+) cases/s\), (\d+) failed, "
                        r"(\d+) cases allocated beyond what is documented")
 
@@ -273,7 +233,8 @@ def promises(tsv_path, data_dir, out_path, state_path):
                 cases = " + ".join(f"{row[1]:,} {row[0]}" for row in fuzz_rows)
                 result = f"passed ({cases} cases)" if failed == 0 else f"FAILED ({failed} cases)"
             else:
-                result = source["tables"]["soak"]["rows"][0][1]
+                missed = [row[0] for row in source["tables"]["summary"]["rows"] if row[2] != "met"]
+                result = "passed" if not missed else "FAILED (" + "; ".join(missed) + ")"
             rows.append([promise, f"`{proof}`", checks, result, source["provenance"]["date"][:10],
                          source["provenance"]["commit"][:7] + (" (dirty)" if source["provenance"]["dirty"] else "")])
     table = {
@@ -287,7 +248,7 @@ def promises(tsv_path, data_dir, out_path, state_path):
 
 def main(args):
     commands = {
-        "run-start": run_start, "step-start": step_start, "step-end": step_end, "soak": soak, "fuzz": fuzz,
+        "run-start": run_start, "step-start": step_start, "step-end": step_end, "fuzz": fuzz,
         "tests": tests, "guided": guided, "promises": promises,
     }
     if not args or args[0] not in commands:
