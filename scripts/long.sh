@@ -8,11 +8,12 @@
 #   - berth soak --duration 10m                                      -> long-soak.json (raw soak.json and chart in artifacts/long)
 #   - the table of promises, each with its last result               -> promises.json
 #
-#   bash scripts/long.sh            the long forms (about 45 minutes on 2 cores; nothing else should run beside it)
+#   bash scripts/long.sh            the long forms (about an hour on 2 cores; nothing else should run beside it)
 #   bash scripts/long.sh --smoke    the short forms: 10,000 fuzz cases, 20 s of guided fuzzing, a 20 s soak, short attacks
 #
 # Each result file records when its step started, the commit, the machine, the load at start, the CPU other processes
 # used over the step and the command. Exits non-zero when any step failed; the result files are written either way.
+# Needs python3 (scripts/long_results.py writes the files) besides what scripts/setup.sh --tests installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

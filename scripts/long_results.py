@@ -5,7 +5,7 @@
   long_results.py step-start STATE RUN COMMAND     date, load and CPU counters before one step
   long_results.py step-end STATE                   CPU used by others over the step, quiet or not
   long_results.py fuzz LOG OUT STATE               the fuzz runner's report lines as a table
-  long_results.py guided TARGET STATS OUT STATE          AFL++'s fuzzer_stats of one target as a table
+  long_results.py guided TARGET STATS OUT STATE    AFL++'s fuzzer_stats of one target as a table
   long_results.py tests TRX OUT STATE              every test result of a trx file, and the witness lines
   long_results.py promises TSV DATA_DIR OUT STATE  the table of promises from DATA_DIR/long-{tests,fuzz,soak}.json
 
