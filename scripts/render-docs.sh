@@ -7,5 +7,9 @@
 #                                         data or names a missing file or table, or a data file lacks provenance
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dotnet build bench/Berth.Figures -c Release -nologo -v quiet -clp:NoSummary
+# The build's own output only when it fails, so the check's output is the list of documents.
+if ! build=$(dotnet build bench/Berth.Figures -c Release -nologo -v quiet 2>&1); then
+    echo "$build" >&2
+    exit 1
+fi
 dotnet bench/Berth.Figures/bin/Release/net10.0/Berth.Figures.dll render --root . "$@"

@@ -5,7 +5,7 @@ internal sealed record DocsRenderOutcome(IReadOnlyList<string> Changed, IReadOnl
 
 /// <summary>
 /// Renders the generated blocks of README.md and every Markdown file under docs/, writing the documents that change,
-/// or, in check mode, only reporting them.
+/// or, in check mode, only reporting them; and finds figures standing outside the blocks (<see cref="FigureLint"/>).
 /// </summary>
 internal static class DocsRendering
 {
@@ -30,6 +30,7 @@ internal static class DocsRendering
     public static DocsRenderOutcome Run(string repositoryRoot, bool check)
     {
         var files = new ResultFileCache();
+        var allowed = FigureLint.AllowList.Read(Path.Combine(repositoryRoot, FigureLint.AllowListPath));
         var changed = new List<string>();
         var errors = new List<string>();
         foreach (var document in Documents(repositoryRoot))
@@ -37,6 +38,7 @@ internal static class DocsRendering
             var relative = Path.GetRelativePath(repositoryRoot, document).Replace('\\', '/');
             var text = File.ReadAllText(document);
             var rendered = GeneratedBlocks.Render(text, document, repositoryRoot, files, errors, relative);
+            FigureLint.Check(rendered, relative, allowed, errors);
             if (rendered == text)
             {
                 continue;

@@ -105,6 +105,8 @@ internal static partial class GeneratedBlocks
         return output.ToString();
     }
 
+    public static bool IsStartMarker(string line) => StartMarker().IsMatch(line);
+
     [GeneratedRegex(@"^<!-- generated: (?<file>[^#\s]+)#(?<table>[^\s]+) -->$")]
     private static partial Regex StartMarker();
 }
