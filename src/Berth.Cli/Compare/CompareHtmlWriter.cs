@@ -1,11 +1,13 @@
+using System.Globalization;
 using System.Net;
 using System.Text;
+using Berth.Cli.Reports;
 
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// Writes the comparison as one self-contained HTML page (inline style, no script, nothing fetched), next to the
-/// other pages of the report folder.
+/// Writes the comparison as one self-contained HTML page (inline style and SVG, no script, nothing fetched), next to
+/// the other pages of the report folder: when and where it ran, the charts, then the tables with every target mark.
 /// </summary>
 internal static class CompareHtmlWriter
 {
@@ -16,40 +18,82 @@ internal static class CompareHtmlWriter
             .Append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:0.5em 0 1.5em}")
             .Append("td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}th{background:#f3f3f3}")
             .Append("td:first-child,th:first-child{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
-            .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}")
-            .Append("</style></head><body><h1>Berth side by side: the C epoll echo and Kestrel</h1><p><code>")
-            .Append(Encode(report.Command)).Append("</code></p><p>").Append(Encode(report.Machine)).Append("</p><p>")
-            .Append(Encode(report.Conditions)).Append("</p>");
+            .Append("dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;max-width:1200px}dt{color:#666}dd{margin:0}")
+            .Append(".charts{display:flex;flex-wrap:wrap;gap:8px 24px}.charts figure{margin:0}.charts figcaption{font-weight:600;margin:4px 0}")
+            .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}svg text{font-family:system-ui,sans-serif}")
+            .Append("</style></head><body><h1>Berth side by side: the C epoll echo, Kestrel and the .NET peers</h1><dl>");
+        Term(html, "date", report.Started.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture));
+        html.Append("<dt>command</dt><dd><code>").Append(Encode(report.Command)).Append("</code></dd>");
+        Term(html, "machine", report.Machine);
+        Term(html, "load", report.Load);
+        Term(html, "rounds", report.Repeat == 1
+            ? "1 per cell: no spread, and no target is judged on fewer than 3"
+            : $"{report.Repeat} per cell; bars are medians, whiskers min-max");
+        foreach (var absent in report.NotRun)
+        {
+            Term(html, absent.Server, $"not run: {absent.Reason}");
+        }
+
+        html.Append("</dl><p>").Append(Encode(report.Conditions)).Append("</p>");
+        Charts(html, "Throughput per workload, msg/s (higher is better)", CompareCharts.Throughput(report));
+        Charts(html, "Server CPU per message, seconds per million messages (lower is better)", CompareCharts.Cpu(report));
+        Charts(html, "Memory per idle connection, KiB (lower is better)", CompareCharts.Idle(report));
         foreach (var table in tables)
         {
-            html.Append("<h2>").Append(Encode(table.Title)).Append("</h2><table><tr>");
-            foreach (var column in table.Columns)
-            {
-                html.Append("<th>").Append(Encode(column)).Append("</th>");
-            }
-
-            html.Append("</tr>");
-            foreach (var row in table.Rows)
-            {
-                html.Append("<tr>");
-                foreach (var cell in row)
-                {
-                    html.Append(cell switch
-                    {
-                        CompareTargets.Met => "<td class=\"met\">",
-                        CompareTargets.NotMet => "<td class=\"not-met\">",
-                        _ => "<td>",
-                    }).Append(Encode(cell)).Append("</td>");
-                }
-
-                html.Append("</tr>");
-            }
-
-            html.Append("</table>");
+            AppendTable(html, table);
         }
 
         html.Append("</body></html>\n");
         File.WriteAllText(path, html.ToString());
+    }
+
+    private static void Term(StringBuilder html, string term, string description) =>
+        html.Append("<dt>").Append(Encode(term)).Append("</dt><dd>").Append(Encode(description)).Append("</dd>");
+
+    private static void Charts(StringBuilder html, string title, IReadOnlyList<BarChart> charts)
+    {
+        if (charts.Count == 0)
+        {
+            return;
+        }
+
+        html.Append("<h2>").Append(Encode(title)).Append("</h2><div class=\"charts\">");
+        foreach (var chart in charts)
+        {
+            html.Append("<figure><figcaption>").Append(Encode(chart.Title)).Append("</figcaption>");
+            SvgBarChart.Append(html, chart, ChartLayout.Narrow);
+            html.Append("</figure>");
+        }
+
+        html.Append("</div>");
+    }
+
+    private static void AppendTable(StringBuilder html, CompareTable table)
+    {
+        html.Append("<h2>").Append(Encode(table.Title)).Append("</h2><table><tr>");
+        foreach (var column in table.Columns)
+        {
+            html.Append("<th>").Append(Encode(column)).Append("</th>");
+        }
+
+        html.Append("</tr>");
+        foreach (var row in table.Rows)
+        {
+            html.Append("<tr>");
+            foreach (var cell in row)
+            {
+                html.Append(cell switch
+                {
+                    CompareTargets.Met => "<td class=\"met\">",
+                    CompareTargets.NotMet => "<td class=\"not-met\">",
+                    _ => "<td>",
+                }).Append(Encode(cell)).Append("</td>");
+            }
+
+            html.Append("</tr>");
+        }
+
+        html.Append("</table>");
     }
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);

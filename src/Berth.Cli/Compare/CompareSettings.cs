@@ -19,6 +19,12 @@ internal sealed record CompareSettings
     /// <summary>An extra copy of the JSON report, or empty for none.</summary>
     public string JsonPath { get; init; } = string.Empty;
 
+    /// <summary>A NetCoreServer source folder to build its echo from, or empty: the report then says it was not run.</summary>
+    public string NetCoreServerSource { get; init; } = string.Empty;
+
+    /// <summary>A SuperSocket source folder to build its echo from, or empty: the report then says it was not run.</summary>
+    public string SuperSocketSource { get; init; } = string.Empty;
+
     /// <summary>The command line as the user typed it, printed with every table.</summary>
     public required string Command { get; init; }
 }

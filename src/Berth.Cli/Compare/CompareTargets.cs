@@ -1,12 +1,26 @@
 namespace Berth.Cli.Compare;
 
-/// <summary>The targets of the TCP engine, each cell marked "met" or "not met" against them.</summary>
+/// <summary>
+/// The targets of the TCP engine, each cell marked "met" or "not met" against them. A ratio target is judged on the
+/// median of the rounds' ratios (each round runs the servers back to back on the cell), and only with at least
+/// <see cref="MinimumRounds"/> of them.
+/// </summary>
 internal static class CompareTargets
 {
-    public const double ThroughputVsC = 0.8;
+    public const double ThroughputVsC = 0.85;
     public const double ThroughputVsKestrel = 2.0;
-    public const double CpuVsC = 1.5;
+
+    /// <summary>The Kestrel target applies only where the C echo itself is at least this much faster than Kestrel.</summary>
+    public const double CVsKestrelForTarget = 2.5;
+
+    public const double ThroughputVsPeer = 1.5;
+
+    /// <summary>Where 1.5x a peer would be above the C echo, this fraction of the C echo counts as matching it.</summary>
+    public const double MatchingC = 0.95;
+
+    public const double CpuVsC = 1.25;
     public const double IdleBytesPerConnection = 4096;
+    public const int MinimumRounds = 3;
 
     /// <summary>The idle target holds at this many connections; smaller counts are reported without one.</summary>
     public const int IdleTargetConnections = 10_000;
@@ -15,6 +29,8 @@ internal static class CompareTargets
     public const string NotMet = "not met";
     public const string NotMeasured = "n/a";
     public const string NoTarget = "-";
+    public const string TooFewRounds = "< 3 rounds";
+    public const string NotRun = "not run";
 
     public static string AtLeast(double? value, double target) =>
         value is not { } v || double.IsNaN(v) ? NotMeasured : v >= target ? Met : NotMet;

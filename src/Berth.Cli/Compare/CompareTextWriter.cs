@@ -7,7 +7,13 @@ internal static class CompareTextWriter
     {
         output.WriteLine(report.Command);
         output.WriteLine(report.Machine);
+        output.WriteLine($"{report.Started:yyyy-MM-dd HH:mm} UTC, {report.Load}");
         output.WriteLine(report.Conditions);
+        foreach (var absent in report.NotRun)
+        {
+            output.WriteLine($"{absent.Server}: not run: {absent.Reason}");
+        }
+
         output.WriteLine();
         foreach (var table in tables)
         {

@@ -28,7 +28,7 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
                 {
                     foreach (var server in running)
                     {
-                        var sample = await MeasureAsync(server, cell, cancellationToken);
+                        var sample = await MeasureAsync(server, cell, round, cancellationToken);
                         samples.Add(sample);
                         Console.WriteLine(Describe(samples.Count, total, sample));
                     }
@@ -46,7 +46,7 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
         return samples;
     }
 
-    private async Task<CellSample> MeasureAsync(ServerProcess server, CompareCell cell, CancellationToken cancellationToken)
+    private async Task<CellSample> MeasureAsync(ServerProcess server, CompareCell cell, int round, CancellationToken cancellationToken)
     {
         double cpuAtStart = 0, cpuAtEnd = 0;
         try
@@ -54,18 +54,18 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
             var outcome = await load.RunAsync(
                 cell, server.Port, warmup, duration, () => cpuAtStart = server.CpuSeconds, () => cpuAtEnd = server.CpuSeconds, cancellationToken);
             var cpuPerMillion = outcome.Messages > 0 ? (cpuAtEnd - cpuAtStart) / outcome.Messages * 1e6 : double.NaN;
-            return new CellSample(server.Name, cell, outcome, cpuPerMillion);
+            return new CellSample(server.Name, cell, round, outcome, cpuPerMillion);
         }
         catch (IOException e)
         {
             // A server that stopped answering is a result, not the end of the comparison: the run counts as failed.
             Console.WriteLine($"  {server.Name} {cell.Label}: {e.Message}");
-            return new CellSample(server.Name, cell, new LoadOutcome(0, duration.TotalSeconds, 0, 0, double.NaN, double.NaN, double.NaN, 1), double.NaN);
+            return new CellSample(server.Name, cell, round, new LoadOutcome(0, duration.TotalSeconds, 0, 0, double.NaN, double.NaN, double.NaN, 1), double.NaN);
         }
     }
 
     private static string Describe(int done, int total, CellSample sample) =>
         string.Create(
             CultureInfo.InvariantCulture,
-            $"  [{done}/{total}] {sample.Server,-8} {sample.Cell.Label,-12} {sample.Outcome.MessagesPerSecond,12:N0} msg/s  p99 {sample.Outcome.P99Microseconds,9:N0} µs  CPU {sample.CpuSecondsPerMillion,5:0.00} s per M msg  errors {sample.Outcome.Errors}");
+            $"  [{done}/{total}] {sample.Server,-13} {sample.Cell.Label,-12} {sample.Outcome.MessagesPerSecond,12:N0} msg/s  p99 {sample.Outcome.P99Microseconds,9:N0} µs  CPU {sample.CpuSecondsPerMillion,5:0.00} s per M msg  errors {sample.Outcome.Errors}");
 }
