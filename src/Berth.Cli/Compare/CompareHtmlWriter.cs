@@ -17,7 +17,7 @@ internal static class CompareHtmlWriter
         html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Berth side by side</title><style>")
             .Append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:0.5em 0 1.5em}")
             .Append("td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}th{background:#f3f3f3}")
-            .Append("td:first-child,th:first-child{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
+            .Append("td:first-child,th:first-child,td.text{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
             .Append("dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;max-width:1200px}dt{color:#666}dd{margin:0}")
             .Append(".charts{display:flex;flex-wrap:wrap;gap:8px 24px}.charts figure{margin:0}.charts figcaption{font-weight:600;margin:4px 0}")
             .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}svg text{font-family:system-ui,sans-serif}")
@@ -86,6 +86,7 @@ internal static class CompareHtmlWriter
                 {
                     CompareTargets.Met => "<td class=\"met\">",
                     CompareTargets.NotMet => "<td class=\"not-met\">",
+                    _ when IsText(cell) => "<td class=\"text\">",
                     _ => "<td>",
                 }).Append(Encode(cell)).Append("</td>");
             }
@@ -95,6 +96,9 @@ internal static class CompareHtmlWriter
 
         html.Append("</table>");
     }
+
+    /// <summary>Words read from the left; figures, ratios and marks line up on the right.</summary>
+    private static bool IsText(string cell) => cell.Length > 0 && (char.IsLetter(cell[0]) || cell[0] is '≥' or '≤');
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
 }
