@@ -76,6 +76,7 @@ sample ZmqRequestReply "request/reply ok"
 
 # The C# in README.md, docs/ and the package READMEs compiles, and the README's runs.
 smoke doc-snippets bash scripts/check-snippets.sh
+smoke generated-figures bash scripts/render-docs.sh --check
 
 # 20 s is too short to judge memory (RSS still climbs while the attack mix first fills its buffers): the smoke holds
 # the witness and the server to account and lets RSS double; the documented long run applies the 1.2x rule.

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Berth.Cli.Reports;
+using Berth.Results;
 using static Berth.Cli.Compare.CompareTargets;
 
 namespace Berth.Cli.Compare;
@@ -92,25 +93,25 @@ internal static class CellTargets
 
         var reason = notRun.FirstOrDefault(n => n.Server == server);
         return reason is null
-            ? new TargetCheck(target, $"{server} not measured", [], null, NotMeasured)
+            ? new TargetCheck(target, $"{server} not measured", [], null, TargetVerdict.NotMeasured)
             : new TargetCheck(target, $"{server} not run: {reason.Reason}", [], null, NotRun);
     }
 
     private static TargetCheck AtLeastCheck(string target, string ratio, IReadOnlyList<double> rounds, double required) =>
-        Judged(target, ratio, rounds, median => AtLeast(median, required));
+        Judged(target, ratio, rounds, median => MedianAtLeast(median, required));
 
     private static TargetCheck AtMostCheck(string target, string ratio, IReadOnlyList<double> rounds, double required) =>
-        Judged(target, ratio, rounds, median => AtMost(median, required));
+        Judged(target, ratio, rounds, median => MedianAtMost(median, required));
 
     private static TargetCheck Judged(string target, string ratio, IReadOnlyList<double> rounds, Func<double, string> mark)
     {
         var median = Median(rounds);
-        var judged = rounds.Count == 0 ? NotMeasured : rounds.Count < MinimumRounds ? TooFewRounds : mark(median);
+        var judged = rounds.Count == 0 ? TargetVerdict.NotMeasured : rounds.Count < MinimumRounds ? TooFewRounds : mark(median);
         return new TargetCheck(target, ratio, rounds, rounds.Count == 0 ? null : median, judged);
     }
 
     private static TargetCheck Reported(string target, string ratio, IReadOnlyList<double> rounds) =>
-        new(target, ratio, rounds, rounds.Count == 0 ? null : Median(rounds), rounds.Count == 0 ? NotMeasured : NoTarget);
+        new(target, ratio, rounds, rounds.Count == 0 ? null : Median(rounds), rounds.Count == 0 ? TargetVerdict.NotMeasured : NoTarget);
 
     private static string Times(double value) => Fixed(value) + "x";
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
@@ -20,12 +21,14 @@ internal static class CompareHtmlWriter
             .Append("td:first-child,th:first-child,td.text{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
             .Append("dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;max-width:1200px}dt{color:#666}dd{margin:0}")
             .Append(".charts{display:flex;flex-wrap:wrap;gap:8px 24px}.charts figure{margin:0}.charts figcaption{font-weight:600;margin:4px 0}")
-            .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}svg text{font-family:system-ui,sans-serif}")
+            .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}.noise{background:#fff4e0}svg text{font-family:system-ui,sans-serif}")
             .Append("</style></head><body><h1>Berth side by side: the C epoll echo, Kestrel and the .NET peers</h1><dl>");
-        Term(html, "date", report.Started.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture));
-        html.Append("<dt>command</dt><dd><code>").Append(Encode(report.Command)).Append("</code></dd>");
-        Term(html, "machine", report.Machine);
-        Term(html, "load", report.Load);
+        var provenance = report.Provenance;
+        Term(html, "date", provenance.Date.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture));
+        html.Append("<dt>command</dt><dd><code>").Append(Encode(provenance.Command)).Append("</code></dd>");
+        Term(html, "commit", provenance.Commit + (provenance.Dirty == true ? " with uncommitted changes" : string.Empty));
+        Term(html, "machine", provenance.Machine);
+        Term(html, "load", $"{RunConditions.LoadText(provenance.LoadAtStart)}; {RunConditions.OtherCpuText(provenance)}");
         Term(html, "rounds", report.Repeat == 1
             ? "1 per cell: no spread, and no target is judged on fewer than 3"
             : $"{report.Repeat} per cell; bars are medians, whiskers min-max");
@@ -84,8 +87,9 @@ internal static class CompareHtmlWriter
             {
                 html.Append(cell switch
                 {
-                    CompareTargets.Met => "<td class=\"met\">",
-                    CompareTargets.NotMet => "<td class=\"not-met\">",
+                    TargetVerdict.Met => "<td class=\"met\">",
+                    TargetVerdict.NotMet => "<td class=\"not-met\">",
+                    TargetVerdict.WithinNoise => "<td class=\"noise\">",
                     _ when IsText(cell) => "<td class=\"text\">",
                     _ => "<td>",
                 }).Append(Encode(cell)).Append("</td>");

@@ -1,4 +1,5 @@
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
@@ -6,10 +7,7 @@ namespace Berth.Cli.Compare;
 internal static class CompareSummary
 {
     public static CompareReport Build(
-        string command,
-        string machine,
-        DateTimeOffset started,
-        string load,
+        Provenance provenance,
         string conditions,
         int repeat,
         IReadOnlyList<string> servers,
@@ -23,7 +21,7 @@ internal static class CompareSummary
             .GroupBy(s => s.Connections)
             .Select(group => Idle(group.Key, servers, [.. group]))
             .ToList();
-        return new CompareReport(command, machine, started, load, conditions, repeat, servers, cellRows, idleRows, notRun);
+        return new CompareReport(provenance, conditions, repeat, servers, cellRows, idleRows, notRun);
     }
 
     private static CellComparison Cell(CompareCell cell, IReadOnlyList<string> servers, List<CellSample> samples, IReadOnlyList<ServerNotRun> notRun)
@@ -72,8 +70,8 @@ internal static class CompareSummary
         var target = connections != CompareTargets.IdleTargetConnections
             ? CompareTargets.NoTarget
             : berth is null || berth.Errors > 0
-            ? CompareTargets.NotMeasured
-            : CompareTargets.AtMost(berth.BytesPerConnection.Median, CompareTargets.IdleBytesPerConnection);
+            ? TargetVerdict.NotMeasured
+            : TargetVerdict.AtMost(CompareTargets.Bounds(berth.BytesPerConnection), CompareTargets.IdleBytesPerConnection);
         return new IdleComparison(connections, results, target);
     }
 

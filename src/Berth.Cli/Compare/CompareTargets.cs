@@ -1,9 +1,13 @@
+using Berth.Cli.Reports;
+using Berth.Results;
+
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// The targets of the TCP engine, each cell marked "met" or "not met" against them. A ratio target is judged on the
-/// median of the rounds' ratios (each round runs the servers back to back on the cell), and only with at least
-/// <see cref="MinimumRounds"/> of them.
+/// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round runs the
+/// servers back to back on the cell, so a round's ratio compares two servers under the same conditions), and only
+/// with at least <see cref="MinimumRounds"/> of them; every round's ratio is reported beside the mark. The idle target
+/// has no pairs, so it is judged on the whole range of its runs (<see cref="TargetVerdict"/>).
 /// </summary>
 internal static class CompareTargets
 {
@@ -25,16 +29,17 @@ internal static class CompareTargets
     /// <summary>The idle target holds at this many connections; smaller counts are reported without one.</summary>
     public const int IdleTargetConnections = 10_000;
 
-    public const string Met = "met";
-    public const string NotMet = "not met";
-    public const string NotMeasured = "n/a";
     public const string NoTarget = "-";
     public const string TooFewRounds = "< 3 rounds";
     public const string NotRun = "not run";
 
-    public static string AtLeast(double? value, double target) =>
-        value is not { } v || double.IsNaN(v) ? NotMeasured : v >= target ? Met : NotMet;
+    /// <summary>The median of the rounds' ratios should reach <paramref name="target"/>.</summary>
+    public static string MedianAtLeast(double median, double target) =>
+        double.IsNaN(median) ? TargetVerdict.NotMeasured : median >= target ? TargetVerdict.Met : TargetVerdict.NotMet;
 
-    public static string AtMost(double? value, double target) =>
-        value is not { } v || double.IsNaN(v) ? NotMeasured : v <= target ? Met : NotMet;
+    /// <summary>The median of the rounds' ratios should stay at or under <paramref name="target"/>.</summary>
+    public static string MedianAtMost(double median, double target) =>
+        double.IsNaN(median) ? TargetVerdict.NotMeasured : median <= target ? TargetVerdict.Met : TargetVerdict.NotMet;
+
+    public static ValueBounds Bounds(Spread spread) => new(spread.Min, spread.Max);
 }

@@ -6,5 +6,5 @@ namespace Berth.Cli.Tcp;
 /// the source folders given (empty when not).
 /// </summary>
 internal sealed record BenchSettings(
-    TimeSpan Warmup, TimeSpan Duration, int Repeat, string OutDirectory, string? JsonPath, string Command, bool Quick, bool Compare,
+    TimeSpan Warmup, TimeSpan Duration, int Repeat, string OutDirectory, string? DataPath, string Command, bool Quick, bool Compare,
     string NetCoreServerSource, string SuperSocketSource);

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Text.Json;
 using Berth.Cli.Compare;
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Tests.Cli;
 
@@ -33,12 +34,12 @@ public sealed class CompareTests
         Assert.Equal(0.9, cell.BerthVsC!.Value, 9);
         Assert.Equal(2.25, cell.BerthVsKestrel!.Value, 9);
         Assert.Equal(1.1, cell.CpuBerthVsC!.Value, 9);
-        Assert.Equal(CompareTargets.Met, cell.ThroughputVsCTarget);
-        Assert.Equal(CompareTargets.Met, cell.ThroughputVsKestrelTarget);
-        Assert.Equal(CompareTargets.Met, cell.CpuVsCTarget);
+        Assert.Equal(TargetVerdict.Met, cell.ThroughputVsCTarget);
+        Assert.Equal(TargetVerdict.Met, cell.ThroughputVsKestrelTarget);
+        Assert.Equal(TargetVerdict.Met, cell.CpuVsCTarget);
         Assert.Equal([0.9, 0.8, 0.95], Check(cell, "≥ 0.85x C").Rounds);
         Assert.Equal(new Spread(800, 95, 900), cell.Servers[0].MessagesPerSecond);
-        Assert.Equal(CompareTargets.Met, Assert.Single(report.Idle).BerthTarget);
+        Assert.Equal(TargetVerdict.Met, Assert.Single(report.Idle).BerthTarget);
     }
 
     [Fact]
@@ -52,12 +53,12 @@ public sealed class CompareTests
         Assert.Equal(CompareTargets.TooFewRounds, cell.ThroughputVsCTarget);
         Assert.Equal(CompareTargets.TooFewRounds, cell.CpuVsCTarget);
         Assert.Null(cell.BerthVsKestrel);
-        Assert.Equal(CompareTargets.NotMeasured, cell.ThroughputVsKestrelTarget);
-        Assert.Equal(CompareTargets.NotMeasured, Assert.Single(report.Idle).BerthTarget);
+        Assert.Equal(TargetVerdict.NotMeasured, cell.ThroughputVsKestrelTarget);
+        Assert.Equal(TargetVerdict.NotMeasured, Assert.Single(report.Idle).BerthTarget);
 
         var three = Assert.Single(Summarize([.. Enumerable.Range(0, 3).SelectMany(r => Round(r, berth: 500, c: 1000, berthCpu: 2.0, cCpu: 1.0))], []).Cells);
-        Assert.Equal(CompareTargets.NotMet, three.ThroughputVsCTarget);
-        Assert.Equal(CompareTargets.NotMet, three.CpuVsCTarget);
+        Assert.Equal(TargetVerdict.NotMet, three.ThroughputVsCTarget);
+        Assert.Equal(TargetVerdict.NotMet, three.CpuVsCTarget);
     }
 
     [Fact]
@@ -71,8 +72,8 @@ public sealed class CompareTests
 
         // C is 3x Kestrel: Berth needs 2x, and 1.8x is not met.
         var far = Assert.Single(Summarize([.. Rounds(berth: 900, c: 1500, kestrel: 500)], []).Cells);
-        Assert.Equal(CompareTargets.NotMet, far.ThroughputVsKestrelTarget);
-        Assert.Equal(CompareTargets.Met, Assert.Single(Summarize([.. Rounds(berth: 1000, c: 1500, kestrel: 500)], []).Cells).ThroughputVsKestrelTarget);
+        Assert.Equal(TargetVerdict.NotMet, far.ThroughputVsKestrelTarget);
+        Assert.Equal(TargetVerdict.Met, Assert.Single(Summarize([.. Rounds(berth: 1000, c: 1500, kestrel: 500)], []).Cells).ThroughputVsKestrelTarget);
     }
 
     [Fact]
@@ -82,15 +83,15 @@ public sealed class CompareTests
         var below = Assert.Single(Summarize([.. Rounds(berth: 1100, c: 1500, dotNetty: 800)], []).Cells);
         var unclamped = Check(below, "≥ 1.5x DotNetty");
         Assert.Equal("Berth/DotNetty", unclamped.Ratio);
-        Assert.Equal(CompareTargets.NotMet, unclamped.Mark);
+        Assert.Equal(TargetVerdict.NotMet, unclamped.Mark);
 
         // 1.5x DotNetty (1800) is above C (1500): 0.95x C (1425) counts as matching, so 1450 is met at 1.45x DotNetty.
         var above = Assert.Single(Summarize([.. Rounds(berth: 1450, c: 1500, dotNetty: 1200)], []).Cells);
         var clamped = Check(above, "≥ 1.5x DotNetty");
         Assert.StartsWith("Berth/C ≥ 0.95", clamped.Ratio);
-        Assert.Equal(CompareTargets.Met, clamped.Mark);
+        Assert.Equal(TargetVerdict.Met, clamped.Mark);
         Assert.Equal(1450.0 / 1500, clamped.Median!.Value, 9);
-        Assert.Equal(CompareTargets.NotMet, Check(Assert.Single(Summarize([.. Rounds(berth: 1400, c: 1500, dotNetty: 1200)], []).Cells), "≥ 1.5x DotNetty").Mark);
+        Assert.Equal(TargetVerdict.NotMet, Check(Assert.Single(Summarize([.. Rounds(berth: 1400, c: 1500, dotNetty: 1200)], []).Cells), "≥ 1.5x DotNetty").Mark);
     }
 
     [Fact]
@@ -104,7 +105,7 @@ public sealed class CompareTests
         Assert.Equal(CompareTargets.NotRun, netCoreServer.Mark);
         Assert.Equal("NetCoreServer not run: source not given (--netcoreserver DIR)", netCoreServer.Ratio);
         Assert.Equal(CompareTargets.NotRun, Check(cell, "SuperSocket, no target").Mark);
-        Assert.Equal(CompareTargets.Met, Check(cell, "≥ 1.5x DotNetty").Mark);
+        Assert.Equal(TargetVerdict.Met, Check(cell, "≥ 1.5x DotNetty").Mark);
 
         var text = new StringWriter();
         CompareTextWriter.Write(text, report, CompareTables.Build(report));
@@ -123,6 +124,17 @@ public sealed class CompareTests
     }
 
     [Fact]
+    public void IdleMemoryHasItsTargetAtTenThousandConnectionsOnly()
+    {
+        var report = Summarize(
+            [Sample(EchoServers.Berth, 0, 900, 1.0)],
+            [new IdleSample(EchoServers.Berth, 1_000, 5000, 0), new IdleSample(EchoServers.Berth, 10_000, 5000, 0)]);
+
+        Assert.Equal(CompareTargets.NoTarget, report.Idle.Single(i => i.Connections == 1_000).BerthTarget);
+        Assert.Equal(TargetVerdict.NotMet, report.Idle.Single(i => i.Connections == 10_000).BerthTarget);
+    }
+
+    [Fact]
     public void TheJsonReportNamesEveryFieldAndTheHtmlPageIsSelfContained()
     {
         var report = Summarize(
@@ -136,13 +148,25 @@ public sealed class CompareTests
             CompareJsonWriter.Write(json, report);
             CompareHtmlWriter.Write(html, report, CompareTables.Build(report));
 
-            using var document = JsonDocument.Parse(File.ReadAllText(json));
-            var cell = document.RootElement.GetProperty("cells")[0];
-            Assert.Equal("64 B × 100", cell.GetProperty("workload").GetString());
-            Assert.Equal(0.9, cell.GetProperty("berthVsC").GetDouble(), 9);
-            Assert.Equal("met", cell.GetProperty("throughputVsKestrelTarget").GetString());
-            Assert.Equal(900, cell.GetProperty("servers")[0].GetProperty("messagesPerSecond").GetProperty("median").GetDouble());
-            Assert.Equal("not met", document.RootElement.GetProperty("idle")[0].GetProperty("berthTarget").GetString());
+            var file = ResultFileReader.Read(json);
+            Assert.Equal("berth bench --compare", file.Provenance.Command);
+            var throughput = file.Table("throughput")!;
+            Assert.Equal(
+                ["workload", EchoServers.Berth, EchoServers.C, EchoServers.Kestrel, EchoServers.DotNetty, "Berth/C", "≥ 0.85x C", "Berth/Kestrel", "≥ 2x Kestrel where C ≥ 2.5x"],
+                throughput.Columns.Select(c => c.Name));
+            var row = Assert.Single(throughput.Rows);
+            Assert.Equal("64 B × 100", row[0]);
+            Assert.Equal(new ResultRange(900, 900, 900, CellFormat.Count), row[1]);
+            Assert.Null(row[4]);
+            Assert.Equal(0.9, (double)row[5]!, 9);
+            Assert.Equal("met", row[8]);
+            var targets = file.Table("targets")!;
+            var vsC = targets.Rows.Single(r => (string?)r[1] == "≥ 0.85x C");
+            Assert.Equal("0.90, 0.90, 0.90", vsC[3]);
+            Assert.Equal("met", vsC[5]);
+            Assert.Equal("not met", file.Table("idle")!.Rows[0][^1]);
+            Assert.NotNull(file.Table("cpu"));
+            Assert.NotNull(file.Table("latency"));
 
             var page = File.ReadAllText(html);
             Assert.Contains("<td class=\"not-met\">not met</td>", page);
@@ -200,7 +224,9 @@ public sealed class CompareTests
 
     private static CompareReport Summarize(CellSample[] samples, IdleSample[] idle, ServerNotRun[]? notRun = null) =>
         CompareSummary.Build(
-            "berth bench --compare", "machine", DateTimeOffset.UnixEpoch, "load average 0.1 on 2 cores at start", "conditions", 3,
+            new Provenance(DateTimeOffset.UnixEpoch, "abc", false, "machine", [0.1], null, false, "berth bench --compare", null),
+            "conditions",
+            3,
             [EchoServers.Berth, EchoServers.C, EchoServers.Kestrel, EchoServers.DotNetty], [Small], samples, idle, notRun ?? []);
 
     private static TargetCheck Check(CellComparison cell, string target) => cell.Targets.Single(t => t.Target.StartsWith(target, StringComparison.Ordinal));
