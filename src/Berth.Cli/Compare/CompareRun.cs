@@ -112,7 +112,7 @@ internal static class CompareRun
         CultureInfo.InvariantCulture,
         $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread per core; Kestrel: a "
         + $"ConnectionHandler with the Web SDK's defaults; DotNetty, NetCoreServer, SuperSocket: framed echoes as their documentation "
-        + $"writes them, Nagle off, server GC), driven by the C load generator (one epoll thread, every echo "
+        + $"writes them, Nagle off, the runtime's default GC as their samples run), driven by the C load generator (one epoll thread, every echo "
         + $"checked byte for byte). {settings.Repeat} round(s) per cell, the servers back to back in each, {settings.Warmup.TotalSeconds:0.#} s "
         + $"warm-up + {settings.Duration.TotalSeconds:0.#} s measured; server CPU is utime+stime over the measured window; idle "
         + $"memory is a fresh server's VmRSS growth after one round trip per connection. A ratio target is judged on the median "
