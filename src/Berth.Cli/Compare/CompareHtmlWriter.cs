@@ -102,7 +102,8 @@ internal static class CompareHtmlWriter
     }
 
     /// <summary>Words read from the left; figures, ratios and marks line up on the right.</summary>
-    private static bool IsText(string cell) => cell.Length > 0 && (char.IsLetter(cell[0]) || cell[0] is '≥' or '≤');
+    private static bool IsText(string cell) =>
+        cell.Length > 0 && cell != CompareTargets.NotRun && (char.IsLetter(cell[0]) || cell[0] is '≥' or '≤');
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
 }
