@@ -6,8 +6,8 @@ using static Berth.Cli.Compare.CompareTargets;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// Judges one workload's targets from its samples, round by round: in each round the servers ran the cell back to
-/// back, so a round gives one ratio per pair of servers, and a target is judged on the median of those ratios.
+/// Judges one workload's targets from its samples, round by round: in each round Berth ran the cell back to back
+/// with each other server, so a round gives one ratio per pair, and a target is judged on the median of those ratios.
 /// </summary>
 internal static class CellTargets
 {
@@ -70,11 +70,12 @@ internal static class CellTargets
 
     /// <summary>
     /// The ratio <paramref name="top"/>/<paramref name="bottom"/> of every round in which both ran and the bottom one
-    /// measured something; a round where the top one failed counts as 0.
+    /// measured something; a round where the top one failed counts as 0. A sample paired with another server's run
+    /// (Berth's) counts only in the ratio with that server.
     /// </summary>
     public static IReadOnlyList<double> Rounds(IReadOnlyList<CellSample> samples, string top, string bottom, Func<CellSample, double> value) =>
-        [.. samples.Where(s => s.Server == top)
-            .Join(samples.Where(s => s.Server == bottom), s => s.Round, s => s.Round, (t, b) => (Top: value(t), Bottom: value(b)))
+        [.. samples.Where(s => s.Server == top && (s.Partner is null || s.Partner == bottom))
+            .Join(samples.Where(s => s.Server == bottom && (s.Partner is null || s.Partner == top)), s => s.Round, s => s.Round, (t, b) => (Top: value(t), Bottom: value(b)))
             .Where(pair => pair.Bottom > 0 && !double.IsNaN(pair.Top))
             .Select(pair => pair.Top / pair.Bottom)];
 

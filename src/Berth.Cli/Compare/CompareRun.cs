@@ -48,7 +48,7 @@ internal static class CompareRun
         var conditions = RunConditions.Start(settings.Command);
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"{cells.Count} cells × {servers.Count} servers × {settings.Repeat} runs of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
+            $"{cells.Count} cells × {servers.Count - 1} pairs with Berth × {settings.Repeat} rounds of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
 
         var load = new LoadGenerator(build.LoadGenerator);
         var samples = await new ThroughputRuns(load, settings.Warmup, settings.Duration).RunAsync(servers, cells, settings.Repeat, cancellationToken);
@@ -113,7 +113,7 @@ internal static class CompareRun
         $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread per core; Kestrel: a "
         + $"ConnectionHandler with the Web SDK's defaults; DotNetty, NetCoreServer, SuperSocket: framed echoes as their documentation "
         + $"writes them, Nagle off, the runtime's default GC as their samples run), driven by the C load generator (one epoll thread, every echo "
-        + $"checked byte for byte). {settings.Repeat} round(s) per cell, the servers back to back in each, {settings.Warmup.TotalSeconds:0.#} s "
+        + $"checked byte for byte). {settings.Repeat} round(s) per cell, each running Berth back to back with every other server in turn, {settings.Warmup.TotalSeconds:0.#} s "
         + $"warm-up + {settings.Duration.TotalSeconds:0.#} s measured; server CPU is utime+stime over the measured window; idle "
         + $"memory is a fresh server's VmRSS growth after one round trip per connection. A ratio target is judged on the median "
         + $"of the rounds' ratios, with at least {CompareTargets.MinimumRounds} rounds; the idle target is met only when every run meets it.");

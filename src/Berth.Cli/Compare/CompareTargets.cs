@@ -4,8 +4,8 @@ using Berth.Results;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round runs the
-/// servers back to back on the cell, so a round's ratio compares two servers under the same conditions), and only
+/// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round runs Berth
+/// back to back with each other server, so a round's ratio compares two servers under the same conditions), and only
 /// with at least <see cref="MinimumRounds"/> of them; every round's ratio is reported beside the mark. The idle target
 /// has no pairs, so it is judged on the whole range of its runs (<see cref="TargetVerdict"/>).
 /// </summary>

@@ -43,6 +43,28 @@ public sealed class CompareTests
     }
 
     [Fact]
+    public void EachRatioIsTakenWithinItsBackToBackPair()
+    {
+        // In every round Berth ran once right before C (900 against 1000) and once right before Kestrel, on a slower
+        // minute (500 against 250): each ratio comes from its own pair, never from a run next to another server.
+        var report = Summarize(
+            [.. Enumerable.Range(0, 3).SelectMany(round => new[]
+            {
+                Sample(EchoServers.Berth, round, 900, 1.0) with { Partner = EchoServers.C },
+                Sample(EchoServers.C, round, 1000, 1.0),
+                Sample(EchoServers.Berth, round, 500, 1.0) with { Partner = EchoServers.Kestrel },
+                Sample(EchoServers.Kestrel, round, 250, 1.0),
+            })],
+            []);
+
+        var cell = Assert.Single(report.Cells);
+        Assert.Equal([0.9, 0.9, 0.9], Check(cell, "≥ 0.85x C").Rounds);
+        Assert.Equal(2.0, cell.BerthVsKestrel!.Value, 9);
+        Assert.Equal([2.0, 2.0, 2.0], Check(cell, "≥ 2x Kestrel").Rounds);
+        Assert.Contains("C is 4.00x Kestrel", Check(cell, "≥ 2x Kestrel").Ratio);
+    }
+
+    [Fact]
     public void ATargetNeedsThreeRoundsAndAMissingServerIsNotMeasuredRatherThanMet()
     {
         var report = Summarize(
@@ -252,7 +274,7 @@ public sealed class CompareTests
     }
 
     private static CellSample Sample(string server, int round, double messagesPerSecond, double cpuPerMillion) =>
-        new(server, Small, round, new LoadOutcome((long)messagesPerSecond, 1, messagesPerSecond, messagesPerSecond * 64 / 1e6, 10, 20, 30, 0), cpuPerMillion);
+        new(server, null, Small, round, new LoadOutcome((long)messagesPerSecond, 1, messagesPerSecond, messagesPerSecond * 64 / 1e6, 10, 20, 30, 0), cpuPerMillion);
 
     /// <summary>
     /// A byte-stream echo on a real loopback socket; with <c>corruptReadNumber</c> above zero it flips one byte of that
