@@ -17,7 +17,7 @@ internal static class JsonReportWriter
     {
         var columns = table.Columns
             .Select((column, i) => new ResultColumn(
-                column.Title,
+                Name(column),
                 table.Rows.Any(row => row[i] is Spread { IsSingle: false }) ? CellFormat.Range : column.Format))
             .ToArray();
         var rows = table.Rows
@@ -25,6 +25,15 @@ internal static class JsonReportWriter
             .ToArray();
         return new ResultTable(table.Id, table.Title, columns, rows, note.Length > 0 ? [note] : []);
     }
+
+    // The terminal's titles carry the unit ("p99 µs") because its cells are bare numbers; a result file's cells print
+    // their unit themselves, so the title drops it.
+    private static string Name(ReportColumn column) => column.Format switch
+    {
+        CellFormat.Us or CellFormat.Ns or CellFormat.Ms => column.Title.Replace(" µs", "", StringComparison.Ordinal).Replace(" ns", "", StringComparison.Ordinal).Replace(" ms", "", StringComparison.Ordinal),
+        CellFormat.Bytes => column.Title.Replace(" B/msg", " per msg", StringComparison.Ordinal),
+        _ => column.Title,
+    };
 
     private static object? Cell(object cell, CellFormat unit, CellFormat format) => cell switch
     {

@@ -154,7 +154,7 @@ internal static class BenchRun
         return new Report(
             "Berth bench",
             $"An echo server and the load client in one process, over loopback; {repeats}. Each connection keeps up to 16 frames "
-                + "(at most 256 KiB) in flight. alloc B/msg is the process's allocated bytes over the measurement window "
+                + "(at most 256 KiB) in flight. The allocation column is the process's allocated bytes over the measurement window "
                 + "per message; the load client allocates nothing per message, so it bounds what the server allocates.",
             provenance,
             [table],

@@ -40,9 +40,9 @@ internal static class LoadRun
 
         var table = new ReportTable("load", $"Framed echo load against {request.Load.Host}:{request.Load.Port}", Columns, [Row(result)]);
         TextTableWriter.Write(Console.Out, table);
-        if (request.JsonPath is not null)
+        if (request.DataPath is not null)
         {
-            JsonReportWriter.Write(request.JsonPath, new Report("berth load", string.Empty, conditions.Finish(), [table], []));
+            JsonReportWriter.Write(request.DataPath, new Report("berth load", string.Empty, conditions.Finish(), [table], []));
         }
 
         foreach (var (reason, count) in result.ErrorsByReason)
