@@ -29,9 +29,8 @@ internal static class CompareHtmlWriter
         Term(html, "commit", provenance.Commit + (provenance.Dirty == true ? " with uncommitted changes" : string.Empty));
         Term(html, "machine", provenance.Machine);
         Term(html, "load", $"{RunConditions.LoadText(provenance.LoadAtStart)}; {RunConditions.OtherCpuText(provenance)}");
-        Term(html, "rounds", report.Repeat == 1
-            ? "1 per cell: no spread, and no target is judged on fewer than 3"
-            : $"{report.Repeat} per cell; bars are medians, whiskers min-max");
+        Term(html, "rounds", $"{report.Repeat} per cell, Berth once per pair in each; bars are medians, whiskers min-max"
+            + (report.Repeat < CompareTargets.MinimumRounds ? $"; no target is judged on fewer than {CompareTargets.MinimumRounds}" : string.Empty));
         foreach (var absent in report.NotRun)
         {
             Term(html, absent.Server, $"not run: {absent.Reason}");
