@@ -1,8 +1,14 @@
 /*
- * Framed echo server on epoll: the practical limit Berth's transport is compared with.
- * Frames are Berth's default (u32 little-endian body length, then the body); every whole frame is
- * sent back byte-identical, and a peer announcing more than MAX_BODY bytes is disconnected.
+ * Framed echo server on epoll: the practical limit Berth's transport is compared with, kept as plain as the
+ * fastest simple echo can be (docs/decisions/c-echo-anchor.md says why each choice was made).
+ * Frames are Berth's default (u32 little-endian body length, then the body); every whole frame is sent back
+ * byte-identical, and a peer announcing more than MAX_BODY bytes is disconnected.
  * Each thread has its own epoll loop and its own SO_REUSEPORT listener, so threads share nothing.
+ *
+ * One buffer per connection. Whole frames are written back straight from it, all of a read's frames in one send;
+ * the steady state is one recv and one send per readiness, and epoll_ctl is called only when a send is cut short.
+ * Built by default level-triggered with one recv per readiness; built with -DECHO_DRAIN, edge-triggered, reading
+ * until EAGAIN (build.sh builds both: berth-echo and berth-echo-drain).
  *
  * usage: berth-echo [--port 7001] [--threads 1]
  * prints "listening on 127.0.0.1:PORT" once it accepts; with --port 0 the first listener picks the port and the
@@ -24,95 +30,151 @@
 #include <unistd.h>
 
 #define MAX_BODY (1u << 20)
-#define IN_CAPACITY (MAX_BODY + 4 + 65536)
+#define MAX_FRAME ((size_t)MAX_BODY + 4)
+#define FIRST_CAPACITY 65536
 #define MAX_EVENTS 256
 
+#ifdef ECHO_DRAIN
+#define READ_EVENTS (EPOLLIN | EPOLLOUT | EPOLLET | EPOLLRDHUP)
+#else
+#define READ_EVENTS EPOLLIN
+#endif
+
+/*
+ * Any event while a reply is held up (EPOLLOUT, or EPOLLHUP/EPOLLERR) retries the send first: a gone peer fails it.
+ * buf[start, sent_end) is being sent back, buf[sent_end, end) is read but not yet a whole frame. */
 struct conn {
     int fd;
-    uint8_t *in;
-    size_t in_len;
-    uint8_t *out;
-    size_t out_len, out_cap, out_sent;
+    uint8_t *buf;
+    size_t cap, start, sent_end, end;
 };
 
 static int port = 7001;
 
-static void close_conn(int ep, struct conn *c)
+static void close_conn(struct conn *c)
 {
-    epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
-    close(c->fd);
-    free(c->in);
-    free(c->out);
+    close(c->fd); /* closing the only descriptor removes it from the epoll set */
+    free(c->buf);
     free(c);
 }
 
-/* Writes what is pending; returns -1 when the peer is gone. Watches EPOLLOUT only while bytes wait. */
-static int flush_out(int ep, struct conn *c)
+#ifndef ECHO_DRAIN
+static void watch(int ep, struct conn *c, uint32_t events)
 {
-    while (c->out_sent < c->out_len) {
-        ssize_t n = send(c->fd, c->out + c->out_sent, c->out_len - c->out_sent, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EAGAIN) {
-                struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = c };
-                epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
-                return 0;
-            }
-            return -1;
-        }
-        c->out_sent += (size_t)n;
-    }
-    c->out_len = c->out_sent = 0;
-    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
+    struct epoll_event ev = { .events = events, .data.ptr = c };
     epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
-    return 0;
 }
+#endif
 
-static int queue_out(struct conn *c, const uint8_t *bytes, size_t len)
+/* Sends buf[start, sent_end); returns 1 when all of it left, 0 when the socket is full, -1 when the peer is gone. */
+static int send_pending(struct conn *c)
 {
-    if (c->out_len + len > c->out_cap) {
-        size_t cap = c->out_cap ? c->out_cap : 65536;
-        while (cap < c->out_len + len)
-            cap *= 2;
-        uint8_t *grown = realloc(c->out, cap);
-        if (!grown)
-            return -1;
-        c->out = grown;
-        c->out_cap = cap;
-    }
-    memcpy(c->out + c->out_len, bytes, len);
-    c->out_len += len;
-    return 0;
-}
-
-/* Reads what is there, echoes every whole frame, keeps a partial one; returns -1 to close. */
-static int on_readable(int ep, struct conn *c)
-{
-    for (;;) {
-        ssize_t n = recv(c->fd, c->in + c->in_len, IN_CAPACITY - c->in_len, 0);
-        if (n == 0)
-            return -1;
+    while (c->start < c->sent_end) {
+        ssize_t n = send(c->fd, c->buf + c->start, c->sent_end - c->start, MSG_NOSIGNAL);
         if (n < 0)
-            return errno == EAGAIN ? flush_out(ep, c) : -1;
-        c->in_len += (size_t)n;
-
-        size_t at = 0;
-        while (c->in_len - at >= 4) {
-            uint32_t body;
-            memcpy(&body, c->in + at, 4);
-            if (body > MAX_BODY)
-                return -1;
-            if (c->in_len - at < 4 + (size_t)body)
-                break;
-            if (queue_out(c, c->in + at, 4 + (size_t)body) < 0)
-                return -1;
-            at += 4 + (size_t)body;
-        }
-        memmove(c->in, c->in + at, c->in_len - at);
-        c->in_len -= at;
-        if (flush_out(ep, c) < 0)
-            return -1;
+            return errno == EAGAIN ? 0 : -1;
+        c->start += (size_t)n;
     }
+    return 1;
 }
+
+/* Makes room after the partial frame: moves it to the front, and grows the buffer when the frame announced needs it. */
+static int make_room(struct conn *c)
+{
+    size_t partial = c->end - c->start;
+    if (c->start > 0) {
+        memmove(c->buf, c->buf + c->start, partial);
+        c->start = c->sent_end = 0;
+        c->end = partial;
+    }
+    if (c->end < c->cap)
+        return 0;
+    size_t cap = c->cap * 2 < MAX_FRAME ? c->cap * 2 : MAX_FRAME;
+    uint8_t *grown = realloc(c->buf, cap);
+    if (!grown)
+        return -1;
+    c->buf = grown;
+    c->cap = cap;
+    return 0;
+}
+
+/*
+ * One recv, then every whole frame it completed goes back in one send. Returns 1 when more may be read now, 0 when
+ * it must wait (socket empty, or the reply did not all leave), -1 to close.
+ */
+static int echo_once(struct conn *c)
+{
+    if (c->end == c->cap && make_room(c) < 0)
+        return -1;
+    ssize_t n = recv(c->fd, c->buf + c->end, c->cap - c->end, 0);
+    if (n == 0)
+        return -1;
+    if (n < 0)
+        return errno == EAGAIN ? 0 : -1;
+    c->end += (size_t)n;
+
+    size_t at = c->sent_end;
+    while (c->end - at >= 4) {
+        uint32_t body;
+        memcpy(&body, c->buf + at, 4);
+        if (body > MAX_BODY)
+            return -1;
+        if (c->end - at < 4 + (size_t)body)
+            break;
+        at += 4 + (size_t)body;
+    }
+    c->sent_end = at;
+    int sent = send_pending(c);
+    if (sent <= 0)
+        return sent;
+    if (c->start == c->end)
+        c->start = c->sent_end = c->end = 0;
+    return 1;
+}
+
+#ifdef ECHO_DRAIN
+/*
+ * Edge-triggered: read until the socket is empty or a reply is held up; EPOLLOUT's edge resumes a held-up reply. An
+ * EPOLLOUT edge with nothing held up and nothing to read (the kernel raises one as acknowledgements free space) costs
+ * no system call.
+ */
+static int on_event(int ep, struct conn *c, uint32_t events)
+{
+    (void)ep;
+    if (c->start < c->sent_end) {
+        int sent = send_pending(c);
+        if (sent <= 0)
+            return sent;
+        if (c->start == c->end)
+            c->start = c->sent_end = c->end = 0;
+    } else if (!(events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) {
+        return 0;
+    }
+    int more;
+    while ((more = echo_once(c)) > 0)
+        ;
+    return more;
+}
+#else
+/* Level-triggered: one recv per readiness; while a reply is held up, wait for EPOLLOUT instead of reading more. */
+static int on_event(int ep, struct conn *c, uint32_t events)
+{
+    (void)events;
+    if (c->start < c->sent_end) {
+        int sent = send_pending(c);
+        if (sent <= 0)
+            return sent;
+        if (c->start == c->end)
+            c->start = c->sent_end = c->end = 0;
+        watch(ep, c, EPOLLIN);
+        return 0;
+    }
+    int result = echo_once(c);
+    if (result == 0 && c->start < c->sent_end)
+        watch(ep, c, EPOLLOUT);
+    return result < 0 ? -1 : 0;
+}
+#endif
 
 static int open_listener(void)
 {
@@ -132,10 +194,31 @@ static int open_listener(void)
     return listener;
 }
 
+static void accept_all(int ep, int listener)
+{
+    int one = 1;
+    int fd;
+    while ((fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        struct conn *fresh = calloc(1, sizeof *fresh);
+        uint8_t *buf = malloc(FIRST_CAPACITY);
+        if (!fresh || !buf) {
+            free(fresh);
+            free(buf);
+            close(fd);
+            continue;
+        }
+        fresh->fd = fd;
+        fresh->buf = buf;
+        fresh->cap = FIRST_CAPACITY;
+        struct epoll_event ev = { .events = READ_EVENTS, .data.ptr = fresh };
+        epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+    }
+}
+
 static void *serve(void *listener_fd)
 {
     int listener = (int)(intptr_t)listener_fd;
-    int one = 1;
     int ep = epoll_create1(0);
     struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
     epoll_ctl(ep, EPOLL_CTL_ADD, listener, &ev);
@@ -144,25 +227,10 @@ static void *serve(void *listener_fd)
         int ready = epoll_wait(ep, events, MAX_EVENTS, -1);
         for (int i = 0; i < ready; i++) {
             struct conn *c = events[i].data.ptr;
-            if (c == NULL) {
-                int fd;
-                while ((fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
-                    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-                    struct conn *fresh = calloc(1, sizeof *fresh);
-                    fresh->fd = fd;
-                    fresh->in = malloc(IN_CAPACITY);
-                    struct epoll_event cev = { .events = EPOLLIN, .data.ptr = fresh };
-                    epoll_ctl(ep, EPOLL_CTL_ADD, fd, &cev);
-                }
-                continue;
-            }
-            int result = 0;
-            if (events[i].events & EPOLLOUT)
-                result = flush_out(ep, c);
-            if (result == 0 && (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-                result = on_readable(ep, c);
-            if (result < 0)
-                close_conn(ep, c);
+            if (c == NULL)
+                accept_all(ep, listener);
+            else if (on_event(ep, c, events[i].events) < 0)
+                close_conn(c);
         }
     }
     return NULL;

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Berth.Cli.Reports;
 using Berth.Results;
 
@@ -5,7 +6,7 @@ namespace Berth.Cli.Compare;
 
 /// <summary>
 /// Writes the comparison as a berth-result/1 file (docs/RESULTS.md) with the tables <c>throughput</c>, <c>cpu</c>,
-/// <c>latency</c> and <c>idle</c>. With repeated runs every measured value is a range (median, min, max).
+/// <c>targets</c> (every round's ratio), <c>latency</c> and <c>idle</c>. With repeated runs every measured value is a range (median, min, max).
 /// </summary>
 internal static class CompareJsonWriter
 {
@@ -34,7 +35,7 @@ internal static class CompareJsonWriter
                 new("workload", CellFormat.Text),
                 .. report.Servers.Select(server => Measured(server, CellFormat.Count)),
                 new("Berth/C", CellFormat.Ratio), new($"≥ {CompareTargets.ThroughputVsC}x C", CellFormat.Verdict),
-                new("Berth/Kestrel", CellFormat.Ratio), new($"≥ {CompareTargets.ThroughputVsKestrel}x Kestrel", CellFormat.Verdict),
+                new("Berth/Kestrel", CellFormat.Ratio), new($"≥ {CompareTargets.ThroughputVsKestrel}x Kestrel where C ≥ {CompareTargets.CVsKestrelForTarget}x", CellFormat.Verdict),
             ],
             [.. report.Cells.Select(cell => (IReadOnlyList<object?>)[
                 cell.Workload,
@@ -54,6 +55,18 @@ internal static class CompareJsonWriter
                 cell.Workload,
                 .. report.Servers.Select(server => Value(Of(cell, server, r => r.CpuSecondsPerMillionMessages), CellFormat.Us)),
                 Ratio(cell.CpuBerthVsC), cell.CpuVsCTarget])],
+            notes);
+        var targets = new ResultTable(
+            "targets",
+            "Targets, round by round: Berth's ratio in each round, within its back-to-back pair, judged on the median of at least 3 rounds",
+            [
+                new("workload", CellFormat.Text), new("target", CellFormat.Text), new("ratio", CellFormat.Text),
+                new("rounds", CellFormat.Text), new("median", CellFormat.Ratio), new("mark", CellFormat.Verdict),
+            ],
+            [.. report.Cells.SelectMany(cell => cell.Targets.Select(check => (IReadOnlyList<object?>)[
+                cell.Workload, check.Target, check.Ratio,
+                string.Join(", ", check.Rounds.Select(r => r.ToString("0.00", CultureInfo.InvariantCulture))),
+                Ratio(check.Median), check.Mark]))],
             notes);
         var latency = new ResultTable(
             "latency",
@@ -79,6 +92,6 @@ internal static class CompareJsonWriter
                 .. report.Servers.Select(server => Value(row.Servers.FirstOrDefault(r => r.Server == server)?.BytesPerConnection, CellFormat.Bytes)),
                 row.BerthTarget])],
             notes);
-        return new ResultFile(report.Provenance, [throughput, cpu, latency, idle]);
+        return new ResultFile(report.Provenance, [throughput, cpu, targets, latency, idle]);
     }
 }

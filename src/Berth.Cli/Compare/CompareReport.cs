@@ -10,9 +10,16 @@ internal sealed record CompareReport(
     int Repeat,
     IReadOnlyList<string> Servers,
     IReadOnlyList<CellComparison> Cells,
-    IReadOnlyList<IdleComparison> Idle);
+    IReadOnlyList<IdleComparison> Idle,
+    IReadOnlyList<ServerNotRun> NotRun);
 
-/// <summary>One workload across the servers, with Berth's ratios against the others and the targets they are held to.</summary>
+/// <summary>A server the comparison could not include, and why (its source not given, its build failed).</summary>
+internal sealed record ServerNotRun(string Server, string Reason);
+
+/// <summary>
+/// One workload across the servers, with Berth's ratios against C and Kestrel (medians of the rounds' ratios), the
+/// marks of the three headline targets, and every target's check round by round.
+/// </summary>
 internal sealed record CellComparison(
     string Workload,
     int Size,
@@ -24,7 +31,16 @@ internal sealed record CellComparison(
     double? CpuBerthVsC,
     string ThroughputVsCTarget,
     string ThroughputVsKestrelTarget,
-    string CpuVsCTarget);
+    string CpuVsCTarget,
+    IReadOnlyList<TargetCheck> Targets);
+
+/// <summary>
+/// One target on one workload: the ratio it is judged on (<see cref="Ratio"/>, such as Berth/C), that ratio in every
+/// round where both servers ran, their median, and the mark.
+/// </summary>
+/// <param name="Target">The target as the issue states it: "≥ 1.5x DotNetty".</param>
+/// <param name="Ratio">What was divided, with the rule that picked it: "Berth/DotNetty", or "Berth/C ≥ 0.95 (1.5x DotNetty is above C)".</param>
+internal sealed record TargetCheck(string Target, string Ratio, IReadOnlyList<double> Rounds, double? Median, string Mark);
 
 /// <summary>One server on one workload: medians and min-max over the repeated runs, errors summed.</summary>
 internal sealed record ServerCellResult(

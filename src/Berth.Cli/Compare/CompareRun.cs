@@ -4,7 +4,8 @@ using Berth.Results;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// <c>berth bench --compare</c>: Berth, the C epoll echo and a Kestrel framed echo, each its own process, driven by
+/// <c>berth bench --compare</c>: Berth, the C epoll echo, Kestrel and DotNetty framed echoes, and NetCoreServer and
+/// SuperSocket ones when their source folders are given, each its own process, driven by
 /// the same C load generator for every cell, with server CPU per message, memory per idle connection, ratios and
 /// target marks. Builds what it needs from the source checkout it runs in.
 /// </summary>
@@ -29,18 +30,16 @@ internal static class CompareRun
         }
 
         var build = new HarnessBuild(root);
-        Console.WriteLine($"building the C echo server, the C load generator and the Kestrel echo into {Path.Combine(root, "artifacts", "compare")}");
+        Console.WriteLine($"building the C echo server, the C load generator and the .NET echoes into {Path.Combine(root, "artifacts", "compare")}");
         await build.BuildNativeAsync(cancellationToken);
         List<EchoServerCommand> servers = [EchoServers.BerthServe(), EchoServers.CEcho(build)];
-        try
-        {
-            await build.BuildKestrelEchoAsync(cancellationToken);
-            servers.Add(EchoServers.KestrelEcho(build));
-        }
-        catch (IOException e)
-        {
-            Console.WriteLine($"the Kestrel echo did not build, so it is left out: {e.Message}");
-        }
+        List<ServerNotRun> notRun = [];
+        await AddBuiltAsync(servers, notRun, EchoServers.Kestrel, () => build.BuildBenchProjectAsync("Berth.KestrelEcho", cancellationToken));
+        await AddBuiltAsync(servers, notRun, EchoServers.DotNetty, () => build.BuildBenchProjectAsync("Berth.DotNettyEcho", cancellationToken));
+        await AddPeerAsync(servers, notRun, EchoServers.NetCoreServer, settings.NetCoreServerSource, "--netcoreserver", source =>
+            build.BuildPeerAsync("build-netcoreserver.sh", "Berth.NetCoreServerEcho", source, cancellationToken));
+        await AddPeerAsync(servers, notRun, EchoServers.SuperSocket, settings.SuperSocketSource, "--supersocket", source =>
+            build.BuildPeerAsync("build-supersocket.sh", "Berth.SuperSocketEcho", source, cancellationToken));
 
         var cells = settings.Quick
             ? [CompareCell.Pipelined(64, 100)]
@@ -49,7 +48,7 @@ internal static class CompareRun
         var conditions = RunConditions.Start(settings.Command);
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"{cells.Count} cells × {servers.Count} servers × {settings.Repeat} runs of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
+            $"{cells.Count} cells × {servers.Count - 1} pairs with Berth × {settings.Repeat} rounds of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
 
         var load = new LoadGenerator(build.LoadGenerator);
         var samples = await new ThroughputRuns(load, settings.Warmup, settings.Duration).RunAsync(servers, cells, settings.Repeat, cancellationToken);
@@ -62,7 +61,8 @@ internal static class CompareRun
             [.. servers.Select(s => s.Name)],
             cells,
             samples,
-            idleSamples);
+            idleSamples,
+            notRun);
         var tables = CompareTables.Build(report);
         Console.WriteLine();
         CompareTextWriter.Write(Console.Out, report, tables);
@@ -82,12 +82,39 @@ internal static class CompareRun
         return errors == 0 ? 0 : 1;
     }
 
+    /// <summary>Builds a .NET echo and adds it; one that does not build is left out, and the report says why.</summary>
+    private static async Task AddBuiltAsync(List<EchoServerCommand> servers, List<ServerNotRun> notRun, string name, Func<Task<string>> build)
+    {
+        try
+        {
+            servers.Add(EchoServers.DotNetEcho(name, await build()));
+        }
+        catch (IOException e)
+        {
+            Console.WriteLine($"the {name} echo did not build, so it is left out: {e.Message}");
+            notRun.Add(new ServerNotRun(name, $"did not build: {e.Message}"));
+        }
+    }
+
+    private static Task AddPeerAsync(
+        List<EchoServerCommand> servers, List<ServerNotRun> notRun, string name, string source, string option, Func<string, Task<string>> build)
+    {
+        if (source.Length == 0)
+        {
+            notRun.Add(new ServerNotRun(name, $"source not given ({option} DIR)"));
+            return Task.CompletedTask;
+        }
+
+        return AddBuiltAsync(servers, notRun, name, () => build(source));
+    }
+
     private static string Conditions(CompareSettings settings) => string.Create(
         CultureInfo.InvariantCulture,
         $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread per core; Kestrel: a "
-        + $"ConnectionHandler with the Web SDK's defaults), driven by the C load generator (one epoll thread, every echo "
-        + $"checked byte for byte). {settings.Repeat} run(s) per cell, servers interleaved, {settings.Warmup.TotalSeconds:0.#} s "
+        + $"ConnectionHandler with the Web SDK's defaults; DotNetty, NetCoreServer, SuperSocket: framed echoes as their documentation "
+        + $"writes them, Nagle off, the runtime's default GC as their samples run), driven by the C load generator (one epoll thread, every echo "
+        + $"checked byte for byte). {settings.Repeat} round(s) per cell, each running Berth back to back with every other server in turn, {settings.Warmup.TotalSeconds:0.#} s "
         + $"warm-up + {settings.Duration.TotalSeconds:0.#} s measured; server CPU is utime+stime over the measured window; idle "
-        + $"memory is a fresh server's VmRSS growth after one round trip per connection. A target is met only when every run meets "
-        + $"it (the runs' ranges do not overlap the target), within noise when the ranges straddle it.");
+        + $"memory is a fresh server's VmRSS growth after one round trip per connection. A ratio target is judged on the median "
+        + $"of the rounds' ratios, with at least {CompareTargets.MinimumRounds} rounds; the idle target is met only when every run meets it.");
 }

@@ -19,6 +19,12 @@ internal sealed record CompareSettings
     /// <summary>An extra copy of the result file (docs/RESULTS.md), such as docs/data/tcp/compare.json, or null for none.</summary>
     public string? DataPath { get; init; }
 
+    /// <summary>A NetCoreServer source folder to build its echo from, or empty: the report then says it was not run.</summary>
+    public string NetCoreServerSource { get; init; } = string.Empty;
+
+    /// <summary>A SuperSocket source folder to build its echo from, or empty: the report then says it was not run.</summary>
+    public string SuperSocketSource { get; init; } = string.Empty;
+
     /// <summary>The command line as the user typed it, printed with every table.</summary>
     public required string Command { get; init; }
 }

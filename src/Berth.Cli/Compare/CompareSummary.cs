@@ -3,10 +3,7 @@ using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
-/// <summary>
-/// Turns the repeated samples into the report: medians, min-max, ratios of medians, and target marks judged on the
-/// runs' whole ranges.
-/// </summary>
+/// <summary>Turns the repeated samples into the report: medians, min-max, medians of the rounds' ratios and target marks.</summary>
 internal static class CompareSummary
 {
     public static CompareReport Build(
@@ -16,17 +13,18 @@ internal static class CompareSummary
         IReadOnlyList<string> servers,
         IReadOnlyList<CompareCell> cells,
         IReadOnlyList<CellSample> samples,
-        IReadOnlyList<IdleSample> idleSamples)
+        IReadOnlyList<IdleSample> idleSamples,
+        IReadOnlyList<ServerNotRun> notRun)
     {
-        var cellRows = cells.Select(cell => Cell(cell, servers, samples.Where(s => s.Cell == cell).ToList())).ToList();
+        var cellRows = cells.Select(cell => Cell(cell, servers, samples.Where(s => s.Cell == cell).ToList(), notRun)).ToList();
         var idleRows = idleSamples
             .GroupBy(s => s.Connections)
             .Select(group => Idle(group.Key, servers, [.. group]))
             .ToList();
-        return new CompareReport(provenance, conditions, repeat, servers, cellRows, idleRows);
+        return new CompareReport(provenance, conditions, repeat, servers, cellRows, idleRows, notRun);
     }
 
-    private static CellComparison Cell(CompareCell cell, IReadOnlyList<string> servers, List<CellSample> samples)
+    private static CellComparison Cell(CompareCell cell, IReadOnlyList<string> servers, List<CellSample> samples, IReadOnlyList<ServerNotRun> notRun)
     {
         var results = servers
             .Select(server => samples.Where(s => s.Server == server).ToList())
@@ -43,21 +41,22 @@ internal static class CompareSummary
                 runs.Sum(r => r.Outcome.Errors)))
             .ToList();
 
-        var berthVsC = Ratio(results, EchoServers.Berth, EchoServers.C, r => r.MessagesPerSecond);
-        var berthVsKestrel = Ratio(results, EchoServers.Berth, EchoServers.Kestrel, r => r.MessagesPerSecond);
-        var cpuVsC = Ratio(results, EchoServers.Berth, EchoServers.C, r => r.CpuSecondsPerMillionMessages);
+        var vsC = CellTargets.VsC(samples);
+        var vsKestrel = CellTargets.Kestrel(samples, notRun);
+        var cpuVsC = CellTargets.CpuVsC(samples);
         return new CellComparison(
             cell.Label,
             cell.Size,
             cell.Connections,
             cell.Pipeline,
             results,
-            berthVsC,
-            berthVsKestrel,
-            cpuVsC,
-            CompareTargets.AtLeast(Pick(results, EchoServers.Berth)?.MessagesPerSecond, Pick(results, EchoServers.C)?.MessagesPerSecond, CompareTargets.ThroughputVsC),
-            CompareTargets.AtLeast(Pick(results, EchoServers.Berth)?.MessagesPerSecond, Pick(results, EchoServers.Kestrel)?.MessagesPerSecond, CompareTargets.ThroughputVsKestrel),
-            CompareTargets.AtMost(Pick(results, EchoServers.Berth)?.CpuSecondsPerMillionMessages, Pick(results, EchoServers.C)?.CpuSecondsPerMillionMessages, CompareTargets.CpuVsC));
+            RoundsMedian(samples, EchoServers.Berth, EchoServers.C, CellTargets.Throughput),
+            RoundsMedian(samples, EchoServers.Berth, EchoServers.Kestrel, CellTargets.Throughput),
+            RoundsMedian(samples, EchoServers.Berth, EchoServers.C, CellTargets.Cpu),
+            vsC.Mark,
+            vsKestrel.Mark,
+            cpuVsC.Mark,
+            [vsC, cpuVsC, vsKestrel, .. CellTargets.Peers(samples, notRun)]);
     }
 
     private static IdleComparison Idle(int connections, IReadOnlyList<string> servers, List<IdleSample> samples)
@@ -76,17 +75,6 @@ internal static class CompareSummary
         return new IdleComparison(connections, results, target);
     }
 
-    private static ServerCellResult? Pick(List<ServerCellResult> results, string server) => results.FirstOrDefault(r => r.Server == server);
-
-    private static double? Ratio(List<ServerCellResult> results, string numerator, string denominator, Func<ServerCellResult, Spread> value)
-    {
-        var top = results.FirstOrDefault(r => r.Server == numerator);
-        var bottom = results.FirstOrDefault(r => r.Server == denominator);
-        if (top is null || bottom is null || value(bottom).Median is 0 or double.NaN)
-        {
-            return null;
-        }
-
-        return value(top).Median / value(bottom).Median;
-    }
+    private static double? RoundsMedian(List<CellSample> samples, string top, string bottom, Func<CellSample, double> value) =>
+        CellTargets.Rounds(samples, top, bottom, value) is { Count: > 0 } rounds ? CellTargets.Median(rounds) : null;
 }

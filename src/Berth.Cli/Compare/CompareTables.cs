@@ -13,18 +13,25 @@ internal static class CompareTables
         {
             new(
                 spreads ? "Throughput, msg/s: median [min-max]" : "Throughput, msg/s",
-                ["workload", .. report.Servers, "Berth/C", "≥ 0.8x C", "Berth/Kestrel", "≥ 2x Kestrel"],
+                ["workload", .. report.Servers, "Berth/C", "≥ 0.85x C", "Berth/Kestrel", "≥ 2x Kestrel where C ≥ 2.5x"],
                 [.. report.Cells.Select(cell => (string[])[
                     cell.Workload,
                     .. report.Servers.Select(server => Value(cell, server, r => r.MessagesPerSecond, Count, spreads)),
                     Ratio(cell.BerthVsC), cell.ThroughputVsCTarget, Ratio(cell.BerthVsKestrel), cell.ThroughputVsKestrelTarget])]),
             new(
                 spreads ? "Server CPU seconds per million messages: median [min-max]" : "Server CPU seconds per million messages",
-                ["workload", .. report.Servers, "Berth/C", "≤ 1.5x C"],
+                ["workload", .. report.Servers, "Berth/C", "≤ 1.25x C"],
                 [.. report.Cells.Select(cell => (string[])[
                     cell.Workload,
                     .. report.Servers.Select(server => Value(cell, server, r => r.CpuSecondsPerMillionMessages, Seconds, spreads)),
                     Ratio(cell.CpuBerthVsC), cell.CpuVsCTarget])]),
+            new(
+                "Targets, round by round (Berth's ratio in each round, within its back-to-back pair; judged on the median of ≥ 3 rounds)",
+                ["workload", "target", "ratio", "rounds", "median", "mark"],
+                [.. report.Cells.SelectMany(cell => cell.Targets.Select(check => (string[])[
+                    cell.Workload, check.Target, check.Ratio,
+                    check.Rounds.Count == 0 ? "-" : string.Join(", ", check.Rounds.Select(r => Fixed(r, "0.00"))),
+                    Ratio(check.Median), check.Mark]))]),
             new(
                 "Bandwidth and round trip per server (medians)",
                 ["workload", "server", "pipeline", "MB/s", "p50 µs", "p99 µs", "p99.9 µs", "errors"],

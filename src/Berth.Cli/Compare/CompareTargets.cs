@@ -4,28 +4,42 @@ using Berth.Results;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// The targets of the TCP engine. Each cell is marked against them on the whole range of its runs
-/// (<see cref="TargetVerdict"/>): "met" only when the ranges leave no doubt, "within noise" when they straddle the target.
+/// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round runs Berth
+/// back to back with each other server, so a round's ratio compares two servers under the same conditions), and only
+/// with at least <see cref="MinimumRounds"/> of them; every round's ratio is reported beside the mark. The idle target
+/// has no pairs, so it is judged on the whole range of its runs (<see cref="TargetVerdict"/>).
 /// </summary>
 internal static class CompareTargets
 {
-    public const double ThroughputVsC = 0.8;
+    public const double ThroughputVsC = 0.85;
     public const double ThroughputVsKestrel = 2.0;
-    public const double CpuVsC = 1.5;
+
+    /// <summary>The Kestrel target applies only where the C echo itself is at least this much faster than Kestrel.</summary>
+    public const double CVsKestrelForTarget = 2.5;
+
+    public const double ThroughputVsPeer = 1.5;
+
+    /// <summary>Where 1.5x a peer would be above the C echo, this fraction of the C echo counts as matching it.</summary>
+    public const double MatchingC = 0.95;
+
+    public const double CpuVsC = 1.25;
     public const double IdleBytesPerConnection = 4096;
+    public const int MinimumRounds = 3;
 
     /// <summary>The idle target holds at this many connections; smaller counts are reported without one.</summary>
     public const int IdleTargetConnections = 10_000;
 
     public const string NoTarget = "-";
+    public const string TooFewRounds = "< 3 rounds";
+    public const string NotRun = "not run";
 
-    /// <summary>Berth's runs over the anchor's should reach <paramref name="target"/>; n/a when either server is missing.</summary>
-    public static string AtLeast(Spread? berth, Spread? anchor, double target) =>
-        berth is { } value && anchor is { } baseline ? TargetVerdict.RatioAtLeast(Bounds(value), Bounds(baseline), target) : TargetVerdict.NotMeasured;
+    /// <summary>The median of the rounds' ratios should reach <paramref name="target"/>.</summary>
+    public static string MedianAtLeast(double median, double target) =>
+        double.IsNaN(median) ? TargetVerdict.NotMeasured : median >= target ? TargetVerdict.Met : TargetVerdict.NotMet;
 
-    /// <summary>Berth's runs over the anchor's should stay within <paramref name="target"/>; n/a when either server is missing.</summary>
-    public static string AtMost(Spread? berth, Spread? anchor, double target) =>
-        berth is { } value && anchor is { } baseline ? TargetVerdict.RatioAtMost(Bounds(value), Bounds(baseline), target) : TargetVerdict.NotMeasured;
+    /// <summary>The median of the rounds' ratios should stay at or under <paramref name="target"/>.</summary>
+    public static string MedianAtMost(double median, double target) =>
+        double.IsNaN(median) ? TargetVerdict.NotMeasured : median <= target ? TargetVerdict.Met : TargetVerdict.NotMet;
 
     public static ValueBounds Bounds(Spread spread) => new(spread.Min, spread.Max);
 }

@@ -8,8 +8,13 @@ internal static class CompareTextWriter
     public static void Write(TextWriter output, CompareReport report, IReadOnlyList<CompareTable> tables)
     {
         output.WriteLine(report.Provenance.Command);
-        output.WriteLine($"{report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
+        output.WriteLine($"{report.Provenance.Date:yyyy-MM-dd HH:mm} UTC; {report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
         output.WriteLine(report.Conditions);
+        foreach (var absent in report.NotRun)
+        {
+            output.WriteLine($"{absent.Server}: not run: {absent.Reason}");
+        }
+
         output.WriteLine();
         foreach (var table in tables)
         {

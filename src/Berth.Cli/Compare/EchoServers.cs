@@ -3,12 +3,15 @@ using System.Reflection;
 
 namespace Berth.Cli.Compare;
 
-/// <summary>The three servers the comparison runs, each as its own process.</summary>
+/// <summary>The servers the comparison runs, each as its own process.</summary>
 internal static class EchoServers
 {
     public const string Berth = "Berth";
     public const string C = "C epoll";
     public const string Kestrel = "Kestrel";
+    public const string DotNetty = "DotNetty";
+    public const string NetCoreServer = "NetCoreServer";
+    public const string SuperSocket = "SuperSocket";
 
     /// <summary>
     /// <c>berth serve</c> from this very build: the launcher when it runs as one, otherwise <c>dotnet Berth.Cli.dll</c>.
@@ -28,5 +31,6 @@ internal static class EchoServers
     public static EchoServerCommand CEcho(HarnessBuild build) =>
         new(C, build.EchoServer, ["--threads", Environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)]);
 
-    public static EchoServerCommand KestrelEcho(HarnessBuild build) => new(Kestrel, "dotnet", [build.KestrelEcho]);
+    /// <summary>A .NET echo program the harness built, started with <c>dotnet</c>.</summary>
+    public static EchoServerCommand DotNetEcho(string name, string assembly) => new(name, "dotnet", [assembly]);
 }

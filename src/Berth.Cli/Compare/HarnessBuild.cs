@@ -4,8 +4,9 @@ namespace Berth.Cli.Compare;
 
 /// <summary>
 /// Builds what the comparison runs besides Berth, from the source checkout into <c>artifacts/compare/</c>: the C
-/// epoll echo server and the C load generator (with their build scripts, so there is one way to build them), and
-/// the Kestrel framed echo.
+/// epoll echo server and the C load generator (with their build scripts, so there is one way to build them), the
+/// Kestrel and DotNetty framed echoes, and the NetCoreServer and SuperSocket echoes from source folders the user
+/// gives (with the scripts in <c>bench/peers/</c>).
 /// </summary>
 internal sealed class HarnessBuild(string root)
 {
@@ -22,20 +23,32 @@ internal sealed class HarnessBuild(string root)
 
     public string LoadGenerator => Path.Combine(_output, "berth-load");
 
-    public string KestrelEcho => Path.Combine(_output, "kestrel-echo", "Berth.KestrelEcho.dll");
-
     public async Task BuildNativeAsync(CancellationToken cancellationToken)
     {
         await RunAsync("bash", [Path.Combine(root, "bench", "native", "echo", "build.sh"), _output], cancellationToken);
         await RunAsync("bash", [Path.Combine(root, "bench", "native", "load", "build.sh"), _output], cancellationToken);
     }
 
-    public Task BuildKestrelEchoAsync(CancellationToken cancellationToken) =>
-        RunAsync(
+    /// <summary>Builds one of the repository's .NET echo programs under <c>bench/</c>; returns its assembly.</summary>
+    public async Task<string> BuildBenchProjectAsync(string project, CancellationToken cancellationToken)
+    {
+        var output = Path.Combine(_output, project);
+        await RunAsync(
             "dotnet",
-            ["build", Path.Combine(root, "bench", "Berth.KestrelEcho", "Berth.KestrelEcho.csproj"), "-c", "Release", "-nologo",
-                "-v", "quiet", "-o", Path.GetDirectoryName(KestrelEcho)!],
+            ["build", Path.Combine(root, "bench", project, project + ".csproj"), "-c", "Release", "-nologo", "-v", "quiet", "-o", output],
             cancellationToken);
+        return Path.Combine(output, project + ".dll");
+    }
+
+    /// <summary>
+    /// Builds a peer's echo with its script in <c>bench/peers/</c> against the peer's source folder; returns its assembly.
+    /// </summary>
+    public async Task<string> BuildPeerAsync(string script, string project, string source, CancellationToken cancellationToken)
+    {
+        var output = Path.Combine(_output, project);
+        await RunAsync("bash", [Path.Combine(root, "bench", "peers", script), Path.GetFullPath(source), output], cancellationToken);
+        return Path.Combine(output, project + ".dll");
+    }
 
     private static async Task RunAsync(string fileName, string[] arguments, CancellationToken cancellationToken)
     {

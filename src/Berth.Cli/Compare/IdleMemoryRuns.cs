@@ -27,7 +27,7 @@ internal sealed class IdleMemoryRuns(LoadGenerator load)
                     samples.Add(sample);
                     Console.WriteLine(string.Create(
                         CultureInfo.InvariantCulture,
-                        $"  idle {sample.Server,-8} {connections,6:N0} connections  {sample.BytesPerConnection / 1024,8:0.00} KiB per connection  errors {sample.Errors}"));
+                        $"  idle {sample.Server,-13} {connections,6:N0} connections  {sample.BytesPerConnection / 1024,8:0.00} KiB per connection  errors {sample.Errors}"));
                 }
             }
         }

@@ -11,31 +11,41 @@ internal static class BenchCommand
         var quick = OptionValues.Flag("--quick", "Short cells (0.5 s warm-up + 1.5 s) for a first look.");
         var duration = OptionValues.OptionalDouble("--duration", "Seconds measured per cell [default: 4, or 1.5 with --quick].", 0.1, 3600, "SECONDS");
         var warmup = OptionValues.OptionalDouble("--warmup", "Seconds run before measuring each cell [default: 1, or 0.5 with --quick].", 0, 3600, "SECONDS");
-        var repeat = OptionValues.Int("--repeat", "Runs of every cell, interleaved; the report shows each value's median with its min-max.", 1, 1, 100);
+        var repeat = OptionValues.OptionalInt("--repeat", "Runs of every cell, interleaved; the report shows each value's median with its min-max [default: 1, or 3 with --compare without --quick, the rounds its targets are judged on].", 1, 100);
         var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-report", "DIR");
         var data = OptionValues.OptionalText("--data", "Also write the result file (docs/RESULTS.md) here, e.g. docs/data/tcp/compare.json with --compare.", "FILE");
-        var compare = OptionValues.Flag("--compare", "Side by side: Berth, a C epoll echo and a Kestrel echo, each its own process driven by the same C load generator, with server CPU per message and idle memory per connection (needs a source checkout and gcc; without gcc Berth runs alone).");
+        var compare = OptionValues.Flag("--compare", "Side by side: Berth, a C epoll echo, a Kestrel echo and a DotNetty echo (NetCoreServer and SuperSocket too when their sources are given), each its own process driven by the same C load generator, with server CPU per message and idle memory per connection (needs a source checkout and gcc; without gcc Berth runs alone).");
+        var netCoreServer = OptionValues.OptionalText("--netcoreserver", "With --compare: a NetCoreServer source folder; its framed echo (bench/peers/NetCoreServerEcho) is built against it and compared. Without it the report says NetCoreServer was not run.", "DIR");
+        var superSocket = OptionValues.OptionalText("--supersocket", "With --compare: a SuperSocket source folder; its framed echo (bench/peers/SuperSocketEcho) is built against it and compared. Without it the report says SuperSocket was not run.", "DIR");
         var command = new Command("bench", "The main job: an in-process echo server measured per message size and connection count, with a report folder. Ctrl-C writes the report of the cells that finished.")
         {
-            quick, duration, warmup, repeat, outDirectory, data, compare,
+            quick, duration, warmup, repeat, outDirectory, data, compare, netCoreServer, superSocket,
         };
         command.SetRun(
             parsed =>
             {
                 var isQuick = parsed.GetValue(quick);
+                var isCompare = parsed.GetValue(compare);
                 return new BenchSettings(
                     TimeSpan.FromSeconds(parsed.GetValue(warmup) ?? (isQuick ? 0.5 : 1)),
                     TimeSpan.FromSeconds(parsed.GetValue(duration) ?? (isQuick ? 1.5 : 4)),
-                    parsed.GetValue(repeat),
+                    parsed.GetValue(repeat) ?? (isCompare && !isQuick ? CompareTargets.MinimumRounds : 1),
                     OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
                     OutputFiles.CheckFile(parsed.GetValue(data), "--data"),
                     CommandText.Of(parsed),
                     isQuick,
-                    parsed.GetValue(compare));
+                    isCompare,
+                    SourceFolder(parsed.GetValue(netCoreServer), "--netcoreserver"),
+                    SourceFolder(parsed.GetValue(superSocket), "--supersocket"));
             },
             RunAsync);
         return command;
     }
+
+    private static string SourceFolder(string? folder, string option) =>
+        folder is null ? string.Empty
+        : Directory.Exists(folder) ? Path.GetFullPath(folder)
+        : throw new UsageException($"no such folder '{folder}' (option '{option}')");
 
     /// <summary>The comparison when asked for and possible (it returns null without gcc), else the in-process bench.</summary>
     private static async Task<int> RunAsync(BenchSettings settings)
@@ -50,6 +60,8 @@ internal static class BenchCommand
                 OutDirectory = settings.OutDirectory,
                 DataPath = settings.DataPath,
                 Command = settings.Command,
+                NetCoreServerSource = settings.NetCoreServerSource,
+                SuperSocketSource = settings.SuperSocketSource,
             },
             CancellationToken.None) is { } exitCode)
         {

@@ -117,6 +117,17 @@ public sealed class CommandLineTests
         Assert.StartsWith($"berth {command}: cannot resolve host 'no-such-host.invalid'", error);
     }
 
+    [Theory]
+    [InlineData("--netcoreserver")]
+    [InlineData("--supersocket")]
+    public async Task ComparingWithAPeerSourceFolderThatIsNotThereFailsBeforeRunning(string option)
+    {
+        var (exit, output, error) = await RunAsync(["bench", "--compare", option, "/no/such/folder"]);
+        Assert.Equal(2, exit);
+        Assert.StartsWith($"berth bench: no such folder '/no/such/folder' (option '{option}')", error);
+        Assert.Empty(output);
+    }
+
     [Fact]
     public async Task BenchIntoAnUnwritableFolderFailsBeforeRunning()
     {

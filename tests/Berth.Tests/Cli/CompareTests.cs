@@ -21,47 +21,135 @@ public sealed class CompareTests
     }
 
     [Fact]
-    public void RatiosAreOfMediansAndTargetsAreJudgedOnTheWholeRange()
+    public void RatiosAreMediansOfTheRoundsRatiosAndEveryTargetIsMarked()
     {
+        // Round 2 is a bad minute for everyone: the ratio of medians would be 800/1000, the rounds' ratios are 0.9, 0.8, 0.95.
         var report = Summarize(
-            [Sample(EchoServers.Berth, 900, 1.0), Sample(EchoServers.Berth, 800, 1.2), Sample(EchoServers.Berth, 100, 1.1),
-             Sample(EchoServers.C, 1000, 1.0), Sample(EchoServers.Kestrel, 40, 3.0)],
+            [.. Round(0, berth: 900, c: 1000, kestrel: 400, berthCpu: 1.0, cCpu: 1.0),
+             .. Round(1, berth: 800, c: 1000, kestrel: 400, berthCpu: 1.2, cCpu: 1.0),
+             .. Round(2, berth: 95, c: 100, kestrel: 40, berthCpu: 1.1, cCpu: 1.0)],
             [new IdleSample(EchoServers.Berth, 10_000, 3000, 0), new IdleSample(EchoServers.C, 10_000, 8000, 0)]);
 
         var cell = Assert.Single(report.Cells);
-        Assert.Equal(0.8, cell.BerthVsC!.Value, 9);
-        Assert.Equal(20.0, cell.BerthVsKestrel!.Value, 9);
+        Assert.Equal(0.9, cell.BerthVsC!.Value, 9);
+        Assert.Equal(2.25, cell.BerthVsKestrel!.Value, 9);
         Assert.Equal(1.1, cell.CpuBerthVsC!.Value, 9);
-        // The median ratio is 0.8x C, but the slowest run was 0.1x: the range straddles the target.
-        Assert.Equal(TargetVerdict.WithinNoise, cell.ThroughputVsCTarget);
-        // Even the slowest run (100) is more than 2x Kestrel's only run (40).
+        Assert.Equal(TargetVerdict.Met, cell.ThroughputVsCTarget);
         Assert.Equal(TargetVerdict.Met, cell.ThroughputVsKestrelTarget);
-        // The costliest run (1.2) is within 1.5x C's only run (1.0).
         Assert.Equal(TargetVerdict.Met, cell.CpuVsCTarget);
-        Assert.Equal(new Spread(800, 100, 900), cell.Servers[0].MessagesPerSecond);
+        Assert.Equal([0.9, 0.8, 0.95], Check(cell, "≥ 0.85x C").Rounds);
+        Assert.Equal(new Spread(800, 95, 900), cell.Servers[0].MessagesPerSecond);
         Assert.Equal(TargetVerdict.Met, Assert.Single(report.Idle).BerthTarget);
     }
 
     [Fact]
-    public void AMissingServerOrAFailedIdleRunIsNotMeasuredRatherThanMet()
+    public void EachRatioIsTakenWithinItsBackToBackPair()
+    {
+        // In every round Berth ran once right before C (900 against 1000) and once right before Kestrel, on a slower
+        // minute (500 against 250): each ratio comes from its own pair, never from a run next to another server.
+        var report = Summarize(
+            [.. Enumerable.Range(0, 3).SelectMany(round => new[]
+            {
+                Sample(EchoServers.Berth, round, 900, 1.0) with { Partner = EchoServers.C },
+                Sample(EchoServers.C, round, 1000, 1.0),
+                Sample(EchoServers.Berth, round, 500, 1.0) with { Partner = EchoServers.Kestrel },
+                Sample(EchoServers.Kestrel, round, 250, 1.0),
+            })],
+            []);
+
+        var cell = Assert.Single(report.Cells);
+        Assert.Equal([0.9, 0.9, 0.9], Check(cell, "≥ 0.85x C").Rounds);
+        Assert.Equal(2.0, cell.BerthVsKestrel!.Value, 9);
+        Assert.Equal([2.0, 2.0, 2.0], Check(cell, "≥ 2x Kestrel").Rounds);
+        Assert.Contains("C is 4.00x Kestrel", Check(cell, "≥ 2x Kestrel").Ratio);
+    }
+
+    [Fact]
+    public void ATargetNeedsThreeRoundsAndAMissingServerIsNotMeasuredRatherThanMet()
     {
         var report = Summarize(
-            [Sample(EchoServers.Berth, 500, 2.0), Sample(EchoServers.C, 1000, 1.0)],
+            [.. Round(0, berth: 500, c: 1000, berthCpu: 2.0, cCpu: 1.0), .. Round(1, berth: 500, c: 1000, berthCpu: 2.0, cCpu: 1.0)],
             [new IdleSample(EchoServers.Berth, 10_000, 100, 3)]);
 
         var cell = Assert.Single(report.Cells);
-        Assert.Equal(TargetVerdict.NotMet, cell.ThroughputVsCTarget);
-        Assert.Equal(TargetVerdict.NotMet, cell.CpuVsCTarget);
+        Assert.Equal(CompareTargets.TooFewRounds, cell.ThroughputVsCTarget);
+        Assert.Equal(CompareTargets.TooFewRounds, cell.CpuVsCTarget);
         Assert.Null(cell.BerthVsKestrel);
         Assert.Equal(TargetVerdict.NotMeasured, cell.ThroughputVsKestrelTarget);
         Assert.Equal(TargetVerdict.NotMeasured, Assert.Single(report.Idle).BerthTarget);
+
+        var three = Assert.Single(Summarize([.. Enumerable.Range(0, 3).SelectMany(r => Round(r, berth: 500, c: 1000, berthCpu: 2.0, cCpu: 1.0))], []).Cells);
+        Assert.Equal(TargetVerdict.NotMet, three.ThroughputVsCTarget);
+        Assert.Equal(TargetVerdict.NotMet, three.CpuVsCTarget);
+    }
+
+    [Fact]
+    public void TheKestrelTargetHoldsOnlyWhereCIsTwoAndAHalfTimesKestrel()
+    {
+        // C is 2.0x Kestrel: Berth's 1.6x Kestrel is reported without a mark.
+        var close = Assert.Single(Summarize([.. Rounds(berth: 800, c: 1000, kestrel: 500)], []).Cells);
+        Assert.Equal(CompareTargets.NoTarget, close.ThroughputVsKestrelTarget);
+        Assert.Equal(1.6, Check(close, "≥ 2x Kestrel").Median!.Value, 9);
+        Assert.Contains("reported", Check(close, "≥ 2x Kestrel").Ratio);
+
+        // C is 3x Kestrel: Berth needs 2x, and 1.8x is not met.
+        var far = Assert.Single(Summarize([.. Rounds(berth: 900, c: 1500, kestrel: 500)], []).Cells);
+        Assert.Equal(TargetVerdict.NotMet, far.ThroughputVsKestrelTarget);
+        Assert.Equal(TargetVerdict.Met, Assert.Single(Summarize([.. Rounds(berth: 1000, c: 1500, kestrel: 500)], []).Cells).ThroughputVsKestrelTarget);
+    }
+
+    [Fact]
+    public void APeerTargetAboveTheCEchoIsClampedToMatchingC()
+    {
+        // 1.5x DotNetty (1200) is below C (1500): Berth must reach 1.5x DotNetty itself.
+        var below = Assert.Single(Summarize([.. Rounds(berth: 1100, c: 1500, dotNetty: 800)], []).Cells);
+        var unclamped = Check(below, "≥ 1.5x DotNetty");
+        Assert.Equal("Berth/DotNetty", unclamped.Ratio);
+        Assert.Equal(TargetVerdict.NotMet, unclamped.Mark);
+
+        // 1.5x DotNetty (1800) is above C (1500): 0.95x C (1425) counts as matching, so 1450 is met at 1.45x DotNetty.
+        var above = Assert.Single(Summarize([.. Rounds(berth: 1450, c: 1500, dotNetty: 1200)], []).Cells);
+        var clamped = Check(above, "≥ 1.5x DotNetty");
+        Assert.StartsWith("Berth/C ≥ 0.95", clamped.Ratio);
+        Assert.Equal(TargetVerdict.Met, clamped.Mark);
+        Assert.Equal(1450.0 / 1500, clamped.Median!.Value, 9);
+        Assert.Equal(TargetVerdict.NotMet, Check(Assert.Single(Summarize([.. Rounds(berth: 1400, c: 1500, dotNetty: 1200)], []).Cells), "≥ 1.5x DotNetty").Mark);
+    }
+
+    [Fact]
+    public void APeerWithoutItsSourceIsReportedAsNotRunInEveryTableAndOnThePage()
+    {
+        ServerNotRun[] notRun = [new(EchoServers.NetCoreServer, "source not given (--netcoreserver DIR)"), new(EchoServers.SuperSocket, "source not given (--supersocket DIR)")];
+        var report = Summarize([.. Rounds(berth: 1000, c: 1100, kestrel: 300, dotNetty: 500)], [], notRun);
+
+        var cell = Assert.Single(report.Cells);
+        var netCoreServer = Check(cell, "≥ 1.5x NetCoreServer");
+        Assert.Equal(CompareTargets.NotRun, netCoreServer.Mark);
+        Assert.Equal("NetCoreServer not run: source not given (--netcoreserver DIR)", netCoreServer.Ratio);
+        Assert.Equal(CompareTargets.NotRun, Check(cell, "SuperSocket, no target").Mark);
+        Assert.Equal(TargetVerdict.Met, Check(cell, "≥ 1.5x DotNetty").Mark);
+
+        var text = new StringWriter();
+        CompareTextWriter.Write(text, report, CompareTables.Build(report));
+        Assert.Contains("NetCoreServer: not run: source not given (--netcoreserver DIR)", text.ToString());
+        var directory = Directory.CreateTempSubdirectory();
+        try
+        {
+            var html = Path.Combine(directory.FullName, "compare.html");
+            CompareHtmlWriter.Write(html, report, CompareTables.Build(report));
+            Assert.Contains("<dt>SuperSocket</dt><dd>not run: source not given (--supersocket DIR)</dd>", File.ReadAllText(html));
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
     }
 
     [Fact]
     public void IdleMemoryHasItsTargetAtTenThousandConnectionsOnly()
     {
         var report = Summarize(
-            [Sample(EchoServers.Berth, 900, 1.0)],
+            [Sample(EchoServers.Berth, 0, 900, 1.0)],
             [new IdleSample(EchoServers.Berth, 1_000, 5000, 0), new IdleSample(EchoServers.Berth, 10_000, 5000, 0)]);
 
         Assert.Equal(CompareTargets.NoTarget, report.Idle.Single(i => i.Connections == 1_000).BerthTarget);
@@ -72,8 +160,8 @@ public sealed class CompareTests
     public void TheJsonReportNamesEveryFieldAndTheHtmlPageIsSelfContained()
     {
         var report = Summarize(
-            [Sample(EchoServers.Berth, 900, 1.0), Sample(EchoServers.C, 1000, 1.0), Sample(EchoServers.Kestrel, 300, 2.0)],
-            [new IdleSample(EchoServers.Berth, 10_000, 70_000, 0)]);
+            [.. Rounds(berth: 900, c: 1000, kestrel: 300)],
+            [new IdleSample(EchoServers.Berth, 10_000, 70_000, 0), new IdleSample(EchoServers.C, 10_000, 5_000, 0)]);
         var directory = Directory.CreateTempSubdirectory();
         try
         {
@@ -85,18 +173,27 @@ public sealed class CompareTests
             var file = ResultFileReader.Read(json);
             Assert.Equal("berth bench --compare", file.Provenance.Command);
             var throughput = file.Table("throughput")!;
-            Assert.Equal(["workload", EchoServers.Berth, EchoServers.C, EchoServers.Kestrel, "Berth/C", "≥ 0.8x C", "Berth/Kestrel", "≥ 2x Kestrel"], throughput.Columns.Select(c => c.Name));
+            Assert.Equal(
+                ["workload", EchoServers.Berth, EchoServers.C, EchoServers.Kestrel, EchoServers.DotNetty, "Berth/C", "≥ 0.85x C", "Berth/Kestrel", "≥ 2x Kestrel where C ≥ 2.5x"],
+                throughput.Columns.Select(c => c.Name));
             var row = Assert.Single(throughput.Rows);
             Assert.Equal("64 B × 100", row[0]);
             Assert.Equal(new ResultRange(900, 900, 900, CellFormat.Count), row[1]);
-            Assert.Equal(0.9, (double)row[4]!, 9);
-            Assert.Equal("met", row[7]);
+            Assert.Null(row[4]);
+            Assert.Equal(0.9, (double)row[5]!, 9);
+            Assert.Equal("met", row[8]);
+            var targets = file.Table("targets")!;
+            var vsC = targets.Rows.Single(r => (string?)r[1] == "≥ 0.85x C");
+            Assert.Equal("0.90, 0.90, 0.90", vsC[3]);
+            Assert.Equal("met", vsC[5]);
             Assert.Equal("not met", file.Table("idle")!.Rows[0][^1]);
             Assert.NotNull(file.Table("cpu"));
             Assert.NotNull(file.Table("latency"));
 
             var page = File.ReadAllText(html);
             Assert.Contains("<td class=\"not-met\">not met</td>", page);
+            Assert.Contains("<svg", page);
+            Assert.Contains("<dt>date</dt>", page);
             Assert.DoesNotContain("http", page);
             Assert.DoesNotContain("<script", page);
         }
@@ -147,14 +244,37 @@ public sealed class CompareTests
         await echo.WaitUntilAllClosedAsync();
     }
 
-    private static CompareReport Summarize(CellSample[] samples, IdleSample[] idle) =>
+    private static CompareReport Summarize(CellSample[] samples, IdleSample[] idle, ServerNotRun[]? notRun = null) =>
         CompareSummary.Build(
-            new Provenance(DateTimeOffset.UnixEpoch, "abc", false, "machine", null, null, false, "berth bench --compare", null),
+            new Provenance(DateTimeOffset.UnixEpoch, "abc", false, "machine", [0.1], null, false, "berth bench --compare", null),
             "conditions",
-            3, [EchoServers.Berth, EchoServers.C, EchoServers.Kestrel], [Small], samples, idle);
+            3,
+            [EchoServers.Berth, EchoServers.C, EchoServers.Kestrel, EchoServers.DotNetty], [Small], samples, idle, notRun ?? []);
 
-    private static CellSample Sample(string server, double messagesPerSecond, double cpuPerMillion) =>
-        new(server, Small, new LoadOutcome((long)messagesPerSecond, 1, messagesPerSecond, messagesPerSecond * 64 / 1e6, 10, 20, 30, 0), cpuPerMillion);
+    private static TargetCheck Check(CellComparison cell, string target) => cell.Targets.Single(t => t.Target.StartsWith(target, StringComparison.Ordinal));
+
+    /// <summary>Three rounds with the same figures.</summary>
+    private static IEnumerable<CellSample> Rounds(double berth, double c, double kestrel = 0, double dotNetty = 0) =>
+        Enumerable.Range(0, 3).SelectMany(round => Round(round, berth, c, kestrel, dotNetty));
+
+    /// <summary>One round: a sample per server given (a zero rate leaves that server out).</summary>
+    private static IEnumerable<CellSample> Round(int round, double berth, double c, double kestrel = 0, double dotNetty = 0, double berthCpu = 1, double cCpu = 1)
+    {
+        yield return Sample(EchoServers.Berth, round, berth, berthCpu);
+        yield return Sample(EchoServers.C, round, c, cCpu);
+        if (kestrel > 0)
+        {
+            yield return Sample(EchoServers.Kestrel, round, kestrel, 3.0);
+        }
+
+        if (dotNetty > 0)
+        {
+            yield return Sample(EchoServers.DotNetty, round, dotNetty, 2.0);
+        }
+    }
+
+    private static CellSample Sample(string server, int round, double messagesPerSecond, double cpuPerMillion) =>
+        new(server, null, Small, round, new LoadOutcome((long)messagesPerSecond, 1, messagesPerSecond, messagesPerSecond * 64 / 1e6, 10, 20, 30, 0), cpuPerMillion);
 
     /// <summary>
     /// A byte-stream echo on a real loopback socket; with <c>corruptReadNumber</c> above zero it flips one byte of that
