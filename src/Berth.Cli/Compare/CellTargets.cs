@@ -99,15 +99,15 @@ internal static class CellTargets
     }
 
     private static TargetCheck AtLeastCheck(string target, string ratio, IReadOnlyList<double> rounds, double required) =>
-        Judged(target, ratio, rounds, median => MedianAtLeast(median, required));
+        Judged(target, ratio, rounds, () => MedianAtLeast(rounds, required));
 
     private static TargetCheck AtMostCheck(string target, string ratio, IReadOnlyList<double> rounds, double required) =>
-        Judged(target, ratio, rounds, median => MedianAtMost(median, required));
+        Judged(target, ratio, rounds, () => MedianAtMost(rounds, required));
 
-    private static TargetCheck Judged(string target, string ratio, IReadOnlyList<double> rounds, Func<double, string> mark)
+    private static TargetCheck Judged(string target, string ratio, IReadOnlyList<double> rounds, Func<string> mark)
     {
         var median = Median(rounds);
-        var judged = rounds.Count == 0 ? TargetVerdict.NotMeasured : rounds.Count < MinimumRounds ? TooFewRounds : mark(median);
+        var judged = rounds.Count == 0 ? TargetVerdict.NotMeasured : rounds.Count < MinimumRounds ? TooFewRounds : mark();
         return new TargetCheck(target, ratio, rounds, rounds.Count == 0 ? null : median, judged);
     }
 

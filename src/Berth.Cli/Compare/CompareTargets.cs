@@ -5,7 +5,8 @@ namespace Berth.Cli.Compare;
 
 /// <summary>
 /// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round runs Berth
-/// back to back with each other server, so a round's ratio compares two servers under the same conditions), and only
+/// back to back with each other server, so a round's ratio compares two servers under the same conditions): met when
+/// the median and every round reach it, within noise when the median reaches it but a round does not, and only
 /// with at least <see cref="MinimumRounds"/> of them; every round's ratio is reported beside the mark. The idle target
 /// has no pairs, so it is judged on the whole range of its runs (<see cref="TargetVerdict"/>).
 /// </summary>
@@ -33,13 +34,28 @@ internal static class CompareTargets
     public const string TooFewRounds = "< 3 rounds";
     public const string NotRun = "not run";
 
-    /// <summary>The median of the rounds' ratios should reach <paramref name="target"/>.</summary>
-    public static string MedianAtLeast(double median, double target) =>
-        double.IsNaN(median) ? TargetVerdict.NotMeasured : median >= target ? TargetVerdict.Met : TargetVerdict.NotMet;
+    /// <summary>
+    /// The median of the rounds' ratios should reach <paramref name="target"/>. It is met only when every round reaches
+    /// it too (the range of the rounds does not overlap the target); a median that reaches it over rounds that do not
+    /// all reach it is within noise.
+    /// </summary>
+    public static string MedianAtLeast(IReadOnlyList<double> rounds, double target) =>
+        Judge(rounds, r => r >= target);
 
-    /// <summary>The median of the rounds' ratios should stay at or under <paramref name="target"/>.</summary>
-    public static string MedianAtMost(double median, double target) =>
-        double.IsNaN(median) ? TargetVerdict.NotMeasured : median <= target ? TargetVerdict.Met : TargetVerdict.NotMet;
+    /// <summary>The median of the rounds' ratios should stay at or under <paramref name="target"/>, judged as above.</summary>
+    public static string MedianAtMost(IReadOnlyList<double> rounds, double target) =>
+        Judge(rounds, r => r <= target);
+
+    private static string Judge(IReadOnlyList<double> rounds, Func<double, bool> reaches)
+    {
+        var median = Spread.Of(rounds).Median;
+        if (double.IsNaN(median))
+        {
+            return TargetVerdict.NotMeasured;
+        }
+
+        return !reaches(median) ? TargetVerdict.NotMet : rounds.All(reaches) ? TargetVerdict.Met : TargetVerdict.WithinNoise;
+    }
 
     public static ValueBounds Bounds(Spread spread) => new(spread.Min, spread.Max);
 }
