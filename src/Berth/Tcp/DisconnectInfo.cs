@@ -4,7 +4,7 @@ namespace Berth.Tcp;
 /// <param name="Reason">Why the connection ended.</param>
 /// <param name="UnsentFrames">
 /// Frames accepted by a send call that the peer did not receive whole. After a flushing close, those never written to
-/// the socket. After an abort (an error, a timeout, a policy close, <see cref="Connection.Abort"/>) on Linux over plain
+/// the socket. After an abort (an error, a timeout, a policy close, <see cref="Connection.Abort()"/>) on Linux over plain
 /// TCP, also those written but not wholly acknowledged by the peer's TCP, read from the kernel when the connection was
 /// aborted; the socket is then reset, so none of them reaches the peer later. A frame the peer acknowledged in the
 /// instant of the abort may be counted unsent; none is counted delivered that was not acknowledged. When more than 128

@@ -14,7 +14,7 @@ internal sealed class EchoHandler : ConnectionHandler
     {
         if (!connection.TrySend(body))
         {
-            connection.Close(DisconnectReason.SlowConsumer, null, flush: false);
+            connection.Abort(DisconnectReason.SlowConsumer);
         }
     }
 }

@@ -74,10 +74,10 @@ public sealed class TcpClient : IAsyncDisposable
             Connection.NextId(), transport, _options, _handler, _options.LoggerFactory.CreateLogger<Connection>(), Closed);
         _connections[connection.Id] = connection;
         _connection = connection;
-        connection.Start();
+        connection.Lifetime.Start();
         if (_disposing.IsCancellationRequested)
         {
-            connection.Close(DisconnectReason.ServerStopping, null, flush: true);
+            connection.Lifetime.Close(DisconnectReason.ServerStopping, null, flush: true);
         }
 
         return connection;
@@ -96,14 +96,14 @@ public sealed class TcpClient : IAsyncDisposable
         await _reconnecting.ConfigureAwait(false);
         foreach (var (_, connection) in _connections)
         {
-            connection.Close(DisconnectReason.ClosedByApplication, null, flush: true);
+            connection.Lifetime.Close(DisconnectReason.ClosedByApplication, null, flush: true);
             try
             {
                 await connection.Closed.WaitAsync(_options.LingerTimeout).ConfigureAwait(false);
             }
             catch (TimeoutException)
             {
-                connection.Transport.Abort();
+                connection.Lifetime.AbortClosing();
                 await connection.Closed.ConfigureAwait(false);
             }
         }

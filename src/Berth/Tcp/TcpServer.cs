@@ -120,7 +120,7 @@ public sealed class TcpServer : IAsyncDisposable
 
         foreach (var (_, connection) in _connections)
         {
-            connection.Close(DisconnectReason.ServerStopping, null, flush: true);
+            connection.Lifetime.Close(DisconnectReason.ServerStopping, null, flush: true);
         }
 
         if (Volatile.Read(ref _open) == 0)
@@ -140,7 +140,7 @@ public sealed class TcpServer : IAsyncDisposable
             foreach (var (_, connection) in _connections)
             {
                 remaining++;
-                connection.Transport.Abort();
+                connection.Lifetime.AbortClosing();
             }
 
             await _drained.Task.ConfigureAwait(false);
@@ -192,7 +192,7 @@ public sealed class TcpServer : IAsyncDisposable
         }
         catch (SocketException e)
         {
-            Create(id, new SocketTransport(socket)).Refuse(DisconnectReason.SocketError, e);
+            Create(id, new SocketTransport(socket)).Lifetime.Refuse(DisconnectReason.SocketError, e);
             return;
         }
 
@@ -200,7 +200,7 @@ public sealed class TcpServer : IAsyncDisposable
         {
             socket.LingerState = new LingerOption(true, 0);
             TcpLog.ClosedByPolicy(_logger, id, DisconnectReason.ConnectionLimit);
-            Create(id, new SocketTransport(socket)).Refuse(DisconnectReason.ConnectionLimit, null);
+            Create(id, new SocketTransport(socket)).Lifetime.Refuse(DisconnectReason.ConnectionLimit, null);
         }
         else if (_options.Tls is { } tls)
         {
@@ -224,7 +224,7 @@ public sealed class TcpServer : IAsyncDisposable
         }
         catch (Exception e)
         {
-            Create(id, transport).Refuse(DisconnectReason.TlsFailed, e);
+            Create(id, transport).Lifetime.Refuse(DisconnectReason.TlsFailed, e);
             return;
         }
 
@@ -237,10 +237,10 @@ public sealed class TcpServer : IAsyncDisposable
     private void Run(Connection connection)
     {
         _connections[connection.Id] = connection;
-        connection.Start();
+        connection.Lifetime.Start();
         if (_stopping.IsCancellationRequested)
         {
-            connection.Close(DisconnectReason.ServerStopping, null, flush: true);
+            connection.Lifetime.Close(DisconnectReason.ServerStopping, null, flush: true);
         }
     }
 

@@ -45,31 +45,30 @@ internal sealed class TimeoutSweeper : IDisposable
         var now = Environment.TickCount64;
         foreach (var (_, connection) in _connections)
         {
-            if (connection.IsClosing)
+            var lifetime = connection.Lifetime;
+            if (lifetime.IsClosing)
             {
                 continue;
             }
 
-            var activity = connection.Activity;
+            var activity = lifetime.Activity;
             var partialSince = activity.PartialFrameSinceTicks;
             var pausedSince = activity.PausedSinceTicks;
             if (pausedSince != 0 && now - Math.Max(pausedSince, activity.LastSendProgressTicks) > _stallMilliseconds)
             {
-                TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.SlowConsumer);
-                connection.Close(DisconnectReason.SlowConsumer, null, flush: false);
+                lifetime.CloseByPolicy(DisconnectReason.SlowConsumer);
             }
             else if (partialSince != 0 && now - partialSince > _frameMilliseconds)
             {
-                connection.CloseForBadInput(DisconnectReason.FrameTimeout);
+                lifetime.CloseForBadInput(DisconnectReason.FrameTimeout);
             }
             else if (now - activity.LastReceiveTicks > _idleMilliseconds)
             {
-                TcpLog.ClosedByPolicy(connection.Logger, connection.Id, DisconnectReason.IdleTimeout);
-                connection.Close(DisconnectReason.IdleTimeout, null, flush: false);
+                lifetime.CloseByPolicy(DisconnectReason.IdleTimeout);
             }
             else
             {
-                connection.ForgetAcknowledgedFrames();
+                lifetime.ForgetAcknowledgedFrames();
             }
         }
     }

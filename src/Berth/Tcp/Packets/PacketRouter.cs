@@ -27,7 +27,7 @@ public class PacketRouter : ConnectionHandler
     {
         if (body.Length < sizeof(int))
         {
-            connection.Close(DisconnectReason.MalformedFrame, null, flush: false);
+            connection.Abort(DisconnectReason.MalformedFrame);
             return;
         }
 
@@ -35,7 +35,7 @@ public class PacketRouter : ConnectionHandler
         body.Slice(0, sizeof(int)).CopyTo(id);
         if (!_handlers.TryGetValue(BinaryPrimitives.ReadInt32LittleEndian(id), out var handler))
         {
-            connection.Close(DisconnectReason.UnknownMessage, null, flush: false);
+            connection.Abort(DisconnectReason.UnknownMessage);
             return;
         }
 

@@ -9,22 +9,28 @@ namespace Berth.Tcp.Receive;
 /// Delivers every whole frame in the ring to the handler and consumes it, unless the send queue is over its limit:
 /// then it stops before the next frame and the receive loop waits for the queue to drain. Frames the handler sends
 /// back during one delivery go out in one batch afterwards. Bad input or a throwing handler closes this connection only.
-/// The connection itself is only the argument handed to the handler with each frame.
+/// The connection itself is only the argument handed to the handler with each frame; of the send side it sees only
+/// the <see cref="SendGate"/>.
 /// </summary>
 internal sealed class FrameDelivery(
     Connection connection,
     ConnectionHandler handler,
     FrameDecoder decoder,
-    SendQueue queue,
-    SendWakeup wakeup,
-    ConnectionActivity activity,
+    SendGate gate,
     TcpMetrics metrics,
-    IConnectionLifetime lifetime)
+    ConnectionLifetime lifetime)
 {
     /// <summary>What <see cref="DeliverFrames"/> returns when it stopped because the send queue is over its limit.</summary>
     public const int Paused = 0;
 
     private readonly LengthFieldFormat _format = decoder.Format;
+
+    /// <summary>Counts <paramref name="bytes"/> just received, for the metrics and the idle timeout.</summary>
+    public void Received(int bytes)
+    {
+        lifetime.Activity.Received();
+        metrics.BytesReceived.Add(bytes);
+    }
 
     /// <summary>
     /// Returns <see cref="Paused"/> when the send queue is over its limit (frames may remain in the ring), otherwise
@@ -37,11 +43,11 @@ internal sealed class FrameDelivery(
         var frames = 0;
         var paused = false;
         var outcome = FrameReadResult.Incomplete;
-        wakeup.BeginDispatch();
+        gate.BeginDispatch();
         try
         {
             while (!lifetime.IsClosing
-                && !(paused = queue.OverLimit)
+                && !(paused = gate.IsShut)
                 && (outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
             {
                 frames++;
@@ -54,7 +60,7 @@ internal sealed class FrameDelivery(
         }
         finally
         {
-            wakeup.EndDispatch();
+            gate.EndDispatch();
         }
 
         metrics.FramesReceived.Add(frames);
@@ -79,7 +85,7 @@ internal sealed class FrameDelivery(
             return Paused;
         }
 
-        activity.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
+        lifetime.Activity.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
         return BytesStillMissing(unread);
     }
 

@@ -9,22 +9,20 @@ namespace Berth.Tcp.Receive;
 /// whole frame out of it in place, hand each body to the handler while it is still in the ring, then drop the
 /// delivered bytes. A frame larger than the ring grows it (never past the largest frame). Once drained, the ring
 /// gives its array back before the loop waits again, so an idle connection holds no receive buffer. While the
-/// send queue is over its limit the loop neither delivers nor reads, so TCP flow control slows the peer down. The
-/// loop reads only how full the send queue is and waits on its <see cref="SendQueue.Drained"/> signal.
+/// send queue is over its limit the loop neither delivers nor reads, so TCP flow control slows the peer down.
+/// In one sentence: it reads the <paramref name="transport"/> into the <paramref name="ring"/>, hands the ring to the
+/// <paramref name="delivery"/>, waits at the <paramref name="gate"/> while the send side is full, and tells the
+/// <paramref name="lifetime"/> when the stream ends or fails.
 /// </summary>
 internal sealed class ReceiveLoop(
     IConnectionTransport transport,
-    ConnectionOptions options,
+    RingBuffer ring,
     FrameDelivery delivery,
-    SendQueue queue,
-    ConnectionActivity activity,
-    TcpMetrics metrics,
-    IConnectionLifetime lifetime)
+    SendGate gate,
+    ConnectionLifetime lifetime)
 {
     public async Task RunAsync()
     {
-        var largestFrame = options.Format.HeaderLength + options.Format.MaxBodyLength;
-        var ring = new RingBuffer(Math.Min(options.ReceiveBufferSize, largestFrame), largestFrame, options.BufferPool);
         try
         {
             var wanted = 1;
@@ -46,8 +44,7 @@ internal sealed class ReceiveLoop(
                 }
 
                 ring.Advance(received);
-                activity.Received();
-                metrics.BytesReceived.Add(received);
+                delivery.Received(received);
                 if (lifetime.IsClosing)
                 {
                     ring.Consume(ring.Length);
@@ -56,13 +53,9 @@ internal sealed class ReceiveLoop(
 
                 while ((wanted = delivery.DeliverFrames(ring)) == FrameDelivery.Paused)
                 {
-                    activity.PauseReceiving();
-                    while (!lifetime.IsClosing && queue.QueuedBytes > queue.ResumeBelow)
-                    {
-                        await queue.Drained.WaitAsync().ConfigureAwait(false);
-                    }
-
-                    activity.ResumeReceiving();
+                    lifetime.Activity.PauseReceiving();
+                    await gate.WaitUntilOpenAsync().ConfigureAwait(false);
+                    lifetime.Activity.ResumeReceiving();
                 }
             }
         }

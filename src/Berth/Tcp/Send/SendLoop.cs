@@ -10,14 +10,13 @@ namespace Berth.Tcp.Send;
 /// </summary>
 /// <remarks>
 /// It runs on whichever thread wakes it or completes its send, never on a thread of its own; see
-/// <see cref="Connection.Start"/>.
+/// <see cref="ConnectionLifetime.Start"/>.
 /// </remarks>
 internal sealed class SendLoop(
     IConnectionTransport transport,
     SendQueue queue,
     SendWakeup wakeup,
-    ConnectionActivity activity,
-    IConnectionLifetime lifetime)
+    ConnectionLifetime lifetime)
 {
     /// <summary>
     /// The runtime builds sendmsg's iovec array on the stack for up to 8 buffers and allocates it beyond that,
@@ -45,7 +44,7 @@ internal sealed class SendLoop(
                     for (var first = 0; first < batch.SegmentCount; first += MaxBuffersPerSend)
                     {
                         await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
-                        activity.SendProgressed();
+                        lifetime.Activity.SendProgressed();
                     }
 
                     queue.BatchWritten(batch);

@@ -47,6 +47,9 @@ internal sealed class SendQueue
     /// </summary>
     public bool OverLimit => QueuedBytes >= _limit;
 
+    /// <summary>True once <see cref="Close"/> or <see cref="Release"/> ran: every later frame is refused.</summary>
+    public bool IsClosed => Volatile.Read(ref _closed);
+
     /// <summary>Queued bytes at or under which a paused receive loop resumes: half the limit, so it does not flap.</summary>
     public long ResumeBelow { get; }
 
