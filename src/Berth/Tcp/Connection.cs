@@ -20,7 +20,7 @@ public sealed class Connection
 
     internal Connection(
         long id,
-        IConnectionTransport transport,
+        ConnectionTransport transport,
         ConnectionOptions options,
         ConnectionHandler handler,
         ILogger logger,

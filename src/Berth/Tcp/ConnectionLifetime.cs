@@ -16,7 +16,7 @@ namespace Berth.Tcp;
 internal sealed class ConnectionLifetime
 {
     private readonly Connection _connection;
-    private readonly IConnectionTransport _transport;
+    private readonly ConnectionTransport _transport;
     private readonly SendQueue _queue;
     private readonly SendWakeup _wakeup;
     private readonly ConnectionHandler _handler;
@@ -32,7 +32,7 @@ internal sealed class ConnectionLifetime
 
     public ConnectionLifetime(
         Connection connection,
-        IConnectionTransport transport,
+        ConnectionTransport transport,
         SendQueue queue,
         SendWakeup wakeup,
         ConnectionHandler handler,

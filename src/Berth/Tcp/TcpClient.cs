@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Net.Security;
 using System.Security.Authentication;
 using System.Net.Sockets;
 using Berth.Buffers;
@@ -52,7 +51,7 @@ public sealed class TcpClient : IAsyncDisposable
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposing.Token);
         timeout.CancelAfter(_options.ConnectTimeout);
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
-        IConnectionTransport transport;
+        ConnectionTransport transport;
         try
         {
             await socket.ConnectAsync(_options.Host, _options.Port, timeout.Token).ConfigureAwait(false);
@@ -109,26 +108,10 @@ public sealed class TcpClient : IAsyncDisposable
         }
     }
 
-    private async Task<IConnectionTransport> SecureAsync(Socket socket, CancellationToken cancellationToken)
-    {
-        if (_options.Tls is not { } tls)
-        {
-            return PlainTransport.For(socket, _options, activeOpen: true);
-        }
-
-        var stream = new SslStream(new NetworkStream(socket, ownsSocket: false));
-        try
-        {
-            await stream.AuthenticateAsClientAsync(tls, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            await stream.DisposeAsync().ConfigureAwait(false);
-            throw;
-        }
-
-        return new TlsTransport(socket, stream);
-    }
+    private async Task<ConnectionTransport> SecureAsync(Socket socket, CancellationToken cancellationToken) =>
+        _options.Tls is { } tls
+            ? await TlsTransport.ConnectAsync(socket, tls, cancellationToken).ConfigureAwait(false)
+            : PlainTransport.For(socket, _options, activeOpen: true);
 
     private void Closed(Connection connection, DisconnectInfo info)
     {

@@ -25,6 +25,7 @@ public sealed class TcpServer : IAsyncDisposable
     private readonly CancellationTokenSource _stopping = new();
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly SemaphoreSlim? _slots;
+    private readonly IPreFramingStage _preFraming = PassThroughStage.Instance;
     private Socket? _listener;
     private Task _accepting = Task.CompletedTask;
     private TimeoutSweeper? _sweeper;
@@ -201,37 +202,66 @@ public sealed class TcpServer : IAsyncDisposable
             socket.LingerState = new LingerOption(true, 0);
             TcpLog.ClosedByPolicy(_logger, id, DisconnectReason.ConnectionLimit);
             Create(id, new SocketTransport(socket)).Lifetime.Refuse(DisconnectReason.ConnectionLimit, null);
+            return;
         }
-        else if (_options.Tls is { } tls)
+
+        var remote = _preFraming.RunAsync(socket, socket.RemoteEndPoint, _stopping.Token);
+        if (remote.IsCompletedSuccessfully)
         {
-            _ = HandshakeAsync(id, socket, tls);
+            Admit(id, socket, remote.Result);
         }
         else
         {
-            Run(Create(id, PlainTransport.For(socket, _options, activeOpen: false)));
+            _ = AdmitAfterPreFramingAsync(id, socket, remote);
         }
     }
 
-    private async Task HandshakeAsync(long id, Socket socket, SslServerAuthenticationOptions tls)
+    /// <summary>The pre-framing stage has to wait for the peer: admits the connection once it read what it needs.</summary>
+    private async Task AdmitAfterPreFramingAsync(long id, Socket socket, ValueTask<EndPoint?> remote)
     {
-        var stream = new SslStream(new NetworkStream(socket, ownsSocket: false));
-        var transport = new TlsTransport(socket, stream);
+        EndPoint? remoteEndPoint;
         try
         {
-            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(_stopping.Token);
-            timeout.CancelAfter(_options.TlsHandshakeTimeout);
-            await stream.AuthenticateAsServerAsync(tls, timeout.Token).ConfigureAwait(false);
+            remoteEndPoint = await remote.ConfigureAwait(false);
         }
         catch (Exception e)
         {
-            Create(id, transport).Lifetime.Refuse(DisconnectReason.TlsFailed, e);
+            Create(id, new SocketTransport(socket)).Lifetime.Refuse(DisconnectReason.MalformedFrame, e);
+            return;
+        }
+
+        Admit(id, socket, remoteEndPoint);
+    }
+
+    private void Admit(long id, Socket socket, EndPoint? remoteEndPoint)
+    {
+        if (_options.Tls is { } tls)
+        {
+            _ = HandshakeAsync(id, socket, remoteEndPoint, tls);
+            return;
+        }
+
+        var transport = PlainTransport.For(socket, _options, activeOpen: false);
+        transport.RemoteEndPoint = remoteEndPoint;
+        Run(Create(id, transport));
+    }
+
+    private async Task HandshakeAsync(long id, Socket socket, EndPoint? remoteEndPoint, SslServerAuthenticationOptions tls)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(_stopping.Token);
+        timeout.CancelAfter(_options.TlsHandshakeTimeout);
+        var (transport, error) = await TlsTransport.AcceptAsync(socket, tls, timeout.Token).ConfigureAwait(false);
+        transport.RemoteEndPoint = remoteEndPoint;
+        if (error is not null)
+        {
+            Create(id, transport).Lifetime.Refuse(DisconnectReason.TlsFailed, error);
             return;
         }
 
         Run(Create(id, transport));
     }
 
-    private Connection Create(long id, IConnectionTransport transport) =>
+    private Connection Create(long id, ConnectionTransport transport) =>
         new(id, transport, _options, _handler, _connectionLogger, _onClosed);
 
     private void Run(Connection connection)

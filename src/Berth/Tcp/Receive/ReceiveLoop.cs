@@ -15,7 +15,7 @@ namespace Berth.Tcp.Receive;
 /// <paramref name="lifetime"/> when the stream ends or fails.
 /// </summary>
 internal sealed class ReceiveLoop(
-    IConnectionTransport transport,
+    ConnectionTransport transport,
     RingBuffer ring,
     FrameDelivery delivery,
     SendGate gate,

@@ -5,7 +5,7 @@ namespace Berth.Tcp.Send;
 
 /// <summary>
 /// The one sender of a connection: sleeps until a frame is queued, takes everything queued, writes it with one gather
-/// send per <see cref="MaxBuffersPerSend"/> arrays, returns the arrays to the pool, and repeats. On a flushing close it
+/// send per <see cref="ConnectionTransport.MaxBuffersPerSend"/> arrays, returns the arrays to the pool, and repeats. On a flushing close it
 /// drains the queue, then shuts the send side down; on an abort it stops at once.
 /// </summary>
 /// <remarks>
@@ -13,18 +13,13 @@ namespace Berth.Tcp.Send;
 /// <see cref="ConnectionLifetime.Start"/>.
 /// </remarks>
 internal sealed class SendLoop(
-    IConnectionTransport transport,
+    ConnectionTransport transport,
     SendQueue queue,
     SendWakeup wakeup,
     ConnectionLifetime lifetime)
 {
-    /// <summary>
-    /// The runtime builds sendmsg's iovec array on the stack for up to 8 buffers and allocates it beyond that,
-    /// so larger batches go out in several sends.
-    /// </summary>
-    private const int MaxBuffersPerSend = 8;
-
-    private readonly List<ArraySegment<byte>> _buffers = new(MaxBuffersPerSend);
+    private readonly int _maxBuffersPerSend = transport.MaxBuffersPerSend;
+    private readonly List<ArraySegment<byte>> _buffers = new(transport.MaxBuffersPerSend);
 
     public async Task RunAsync()
     {
@@ -41,7 +36,7 @@ internal sealed class SendLoop(
 
                 while (queue.TakeBatch() is { } batch)
                 {
-                    for (var first = 0; first < batch.SegmentCount; first += MaxBuffersPerSend)
+                    for (var first = 0; first < batch.SegmentCount; first += _maxBuffersPerSend)
                     {
                         await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
                         lifetime.Activity.SendProgressed();
@@ -77,7 +72,7 @@ internal sealed class SendLoop(
     private List<ArraySegment<byte>> Gather(PooledBufferWriter batch, int first)
     {
         _buffers.Clear();
-        var end = Math.Min(batch.SegmentCount, first + MaxBuffersPerSend);
+        var end = Math.Min(batch.SegmentCount, first + _maxBuffersPerSend);
         for (var i = first; i < end; i++)
         {
             _buffers.Add(batch.Segment(i));

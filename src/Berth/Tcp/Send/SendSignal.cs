@@ -1,4 +1,4 @@
-using System.Threading.Tasks.Sources;
+using Berth.Threading;
 
 namespace Berth.Tcp.Send;
 
@@ -9,13 +9,12 @@ namespace Berth.Tcp.Send;
 /// after each wake. The waiter continues on the thread that sets it, so a frame queued from a handler starts its send
 /// without a thread hop.
 /// </summary>
-internal sealed class SendSignal : IValueTaskSource
+internal sealed class SendSignal : ReusableAwaitable<bool>
 {
     private const int Idle = 0;
     private const int Signaled = 1;
     private const int Waiting = 2;
 
-    private ManualResetValueTaskSourceCore<bool> _source;
     private int _state;
 
     public ValueTask WaitAsync()
@@ -25,10 +24,10 @@ internal sealed class SendSignal : IValueTaskSource
             return ValueTask.CompletedTask;
         }
 
-        _source.Reset();
+        Reset();
         if (Interlocked.CompareExchange(ref _state, Waiting, Idle) == Idle)
         {
-            return new ValueTask(this, _source.Version);
+            return PendingWithoutResult;
         }
 
         Volatile.Write(ref _state, Idle);
@@ -46,16 +45,9 @@ internal sealed class SendSignal : IValueTaskSource
                 case Idle when Interlocked.CompareExchange(ref _state, Signaled, Idle) == Idle:
                     return;
                 case Waiting when Interlocked.CompareExchange(ref _state, Idle, Waiting) == Waiting:
-                    _source.SetResult(true);
+                    SetResult(true);
                     return;
             }
         }
     }
-
-    void IValueTaskSource.GetResult(short token) => _source.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource.GetStatus(short token) => _source.GetStatus(token);
-
-    void IValueTaskSource.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _source.OnCompleted(continuation, state, token, flags);
 }

@@ -1,63 +1,58 @@
 using System.Net.Sockets;
-using System.Threading.Tasks.Sources;
+using Berth.Threading;
 
 namespace Berth.Tcp.Send;
 
 /// <summary>
-/// One reusable <see cref="SocketAsyncEventArgs"/> per connection that sends a list of buffers in one gather call
-/// and is awaited as a <see cref="ValueTask"/>. <c>Socket.SendAsync(IList&lt;ArraySegment&gt;)</c> returns a Task
-/// and allocates on every call; this does not.
+/// Sends a list of buffers in one gather call through one reusable <see cref="SocketAsyncEventArgs"/> per connection,
+/// awaited as a <see cref="ValueTask"/>. <c>Socket.SendAsync(IList&lt;ArraySegment&gt;)</c> returns a Task and
+/// allocates on every call; this does not.
 /// </summary>
-internal sealed class SocketSender : SocketAsyncEventArgs, IValueTaskSource<int>
+internal sealed class SocketSender : ReusableAwaitable<int>, IDisposable
 {
-    private ManualResetValueTaskSourceCore<int> _source;
+    private readonly SocketAsyncEventArgs _args = new(unsafeSuppressExecutionContextFlow: true);
 
     public SocketSender()
-        : base(unsafeSuppressExecutionContextFlow: true)
     {
+        _args.Completed += (_, _) => Complete();
     }
 
     public ValueTask<int> SendAsync(Socket socket, IList<ArraySegment<byte>> buffers)
     {
-        _source.Reset();
+        Reset();
         if (buffers.Count == 1)
         {
             // One array needs no iovec list: the single-buffer path pins with `fixed` instead of a GCHandle per buffer.
-            BufferList = null;
-            SetBuffer(buffers[0].Array, buffers[0].Offset, buffers[0].Count);
+            _args.BufferList = null;
+            _args.SetBuffer(buffers[0].Array, buffers[0].Offset, buffers[0].Count);
         }
         else
         {
-            SetBuffer(null, 0, 0);
-            BufferList = buffers;
+            _args.SetBuffer(null, 0, 0);
+            _args.BufferList = buffers;
         }
 
-        if (socket.SendAsync(this))
+        if (socket.SendAsync(_args))
         {
-            return new ValueTask<int>(this, _source.Version);
+            return Pending;
         }
 
-        return SocketError == SocketError.Success
-            ? new ValueTask<int>(BytesTransferred)
-            : ValueTask.FromException<int>(new SocketException((int)SocketError));
+        return _args.SocketError == SocketError.Success
+            ? new ValueTask<int>(_args.BytesTransferred)
+            : ValueTask.FromException<int>(new SocketException((int)_args.SocketError));
     }
 
-    protected override void OnCompleted(SocketAsyncEventArgs e)
+    public void Dispose() => _args.Dispose();
+
+    private void Complete()
     {
-        if (SocketError == SocketError.Success)
+        if (_args.SocketError == SocketError.Success)
         {
-            _source.SetResult(BytesTransferred);
+            SetResult(_args.BytesTransferred);
         }
         else
         {
-            _source.SetException(new SocketException((int)SocketError));
+            SetException(new SocketException((int)_args.SocketError));
         }
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _source.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _source.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _source.OnCompleted(continuation, state, token, flags);
 }

@@ -9,7 +9,7 @@ internal static class PlainTransport
     /// <param name="socket">The connected socket.</param>
     /// <param name="options">The connection's options.</param>
     /// <param name="activeOpen">This side connected, rather than accepted.</param>
-    public static IConnectionTransport For(Socket socket, ConnectionOptions options, bool activeOpen)
+    public static ConnectionTransport For(Socket socket, ConnectionOptions options, bool activeOpen)
     {
         if (options.HandlerScheduling == HandlerScheduling.Inline && OperatingSystem.IsLinux())
         {

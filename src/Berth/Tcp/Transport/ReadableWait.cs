@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
-using System.Threading.Tasks.Sources;
+using Berth.Threading;
 
 namespace Berth.Tcp.Transport;
 
@@ -10,11 +10,10 @@ namespace Berth.Tcp.Transport;
 /// under load); the caller would then rent a buffer and hold it in a pending receive. So each completion is checked
 /// with a zero-timeout poll, and a spurious one waits again.
 /// </summary>
-internal sealed class ReadableWait : IValueTaskSource<int>
+internal sealed class ReadableWait : ReusableAwaitable<int>
 {
     private readonly Socket _socket;
     private readonly Action _continue;
-    private ManualResetValueTaskSourceCore<int> _source;
     private ConfiguredValueTaskAwaitable<int>.ConfiguredValueTaskAwaiter _pending;
 
     public ReadableWait(Socket socket)
@@ -26,17 +25,10 @@ internal sealed class ReadableWait : IValueTaskSource<int>
     /// <summary>Completes with 0 once <paramref name="receive"/>, a pending zero-byte receive, saw data or the end of the stream.</summary>
     public ValueTask<int> WaitAsync(ValueTask<int> receive)
     {
-        _source.Reset();
+        Reset();
         Await(receive);
-        return new ValueTask<int>(this, _source.Version);
+        return Pending;
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _source.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _source.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _source.OnCompleted(continuation, state, token, flags);
 
     private void Await(ValueTask<int> receive)
     {
@@ -61,11 +53,11 @@ internal sealed class ReadableWait : IValueTaskSource<int>
                 again.GetAwaiter().GetResult();
             }
 
-            _source.SetResult(0);
+            SetResult(0);
         }
         catch (Exception e)
         {
-            _source.SetException(e);
+            SetException(e);
         }
     }
 }

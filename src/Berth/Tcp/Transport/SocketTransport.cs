@@ -4,18 +4,19 @@ using Berth.Tcp.Send;
 namespace Berth.Tcp.Transport;
 
 /// <summary>
-/// A plain TCP socket: receives with the socket's cached awaitable, sends with one gather call per batch.
-/// <paramref name="activeOpen"/> says this side connected (see <see cref="PeerAcknowledgement"/>).
+/// A plain socket on the runtime's socket engine: receives with the socket's cached awaitable, sends with one gather
+/// call per batch. What Windows and macOS run, and Linux under <see cref="HandlerScheduling.ThreadPool"/>.
 /// </summary>
-internal sealed class SocketTransport(Socket socket, bool activeOpen = false) : ConnectionTransport(socket)
+internal sealed class SocketTransport(Socket socket, bool activeOpen = false) : ConnectionTransport(socket, activeOpen)
 {
     private readonly SocketSender _sender = new();
     private readonly ReadableWait _readable = new(socket);
-    private PeerAcknowledgement _acknowledgement = new();
 
-    public override long AcknowledgedAtAbort => _acknowledgement.AtAbort;
-
-    public override long Acknowledged => PeerAcknowledgement.Read(Socket, activeOpen);
+    /// <summary>
+    /// The runtime builds sendmsg's iovec array on the stack for up to 8 buffers and allocates it beyond that,
+    /// so larger batches go out in several sends.
+    /// </summary>
+    public override int MaxBuffersPerSend => 8;
 
     public override ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
@@ -24,12 +25,6 @@ internal sealed class SocketTransport(Socket socket, bool activeOpen = false) : 
     }
 
     public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(Socket, buffers);
-
-    public override void Abort()
-    {
-        _acknowledgement.ReadOnce(Socket, activeOpen);
-        base.Abort();
-    }
 
     public override void Dispose()
     {

@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
-using System.Threading.Tasks.Sources;
+using Berth.Threading;
 
 namespace Berth.Tcp.Transport.Epoll;
 
@@ -9,12 +9,11 @@ namespace Berth.Tcp.Transport.Epoll;
 /// the receive with the event loop, which finishes it on its own thread and runs the awaiting receive loop inline.
 /// An empty buffer waits for readability only (a one-byte peek), so an idle connection needs no receive buffer.
 /// </summary>
-internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : IValueTaskSource<int>
+internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwaitable<int>
 {
     /// <summary>Receives in a row that may complete at once on the loop's thread before the others get a turn.</summary>
     private const int TurnLength = 16;
 
-    private ManualResetValueTaskSourceCore<int> _source;
     private ReadinessHandoff _handoff;
     private Memory<byte> _buffer;
     private volatile bool _aborted;
@@ -23,16 +22,16 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : IValueTaskS
     public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
         _buffer = buffer;
-        _source.Reset();
+        Reset();
         if (loop.IsCurrentThread && ++_inARow > TurnLength)
         {
             loop.Defer(this);
-            return new ValueTask<int>(this, _source.Version);
+            return Pending;
         }
 
         if (!TryReceive(out var received, out var error))
         {
-            return new ValueTask<int>(this, _source.Version);
+            return Pending;
         }
 
         _buffer = default;
@@ -66,11 +65,11 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : IValueTaskS
         _buffer = default;
         if (error is null)
         {
-            _source.SetResult(received);
+            SetResult(received);
         }
         else
         {
-            _source.SetException(error);
+            SetException(error);
         }
     }
 
@@ -131,11 +130,4 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : IValueTaskS
             return LinuxSockets.Receive(fd, start, buffer.Length, LinuxSockets.DontWait);
         }
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _source.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _source.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _source.OnCompleted(continuation, state, token, flags);
 }

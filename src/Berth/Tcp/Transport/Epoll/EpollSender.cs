@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
-using System.Threading.Tasks.Sources;
+using Berth.Threading;
 
 namespace Berth.Tcp.Transport.Epoll;
 
@@ -9,12 +9,11 @@ namespace Berth.Tcp.Transport.Epoll;
 /// on the stack, each array pinned only for the call) and, when the socket buffer fills, leaves the rest with the event
 /// loop, which writes it once the socket is writable and then completes the send on its own thread.
 /// </summary>
-internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
+internal sealed unsafe class EpollSender(int fd) : ReusableAwaitable<int>
 {
-    /// <summary>Buffers gathered per call; a longer batch goes out in several calls.</summary>
-    private const int MaxVectors = 16;
+    /// <summary>Buffers gathered per call (the iovec array is on the stack); the transport's batch cap.</summary>
+    public const int MaxVectors = 16;
 
-    private ManualResetValueTaskSourceCore<int> _source;
     private ReadinessHandoff _handoff;
     private IList<ArraySegment<byte>>? _buffers;
     private int _next;
@@ -28,10 +27,10 @@ internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
         _next = 0;
         _offset = 0;
         _total = 0;
-        _source.Reset();
+        Reset();
         if (!TrySend(out var error))
         {
-            return new ValueTask<int>(this, _source.Version);
+            return Pending;
         }
 
         _buffers = null;
@@ -52,11 +51,11 @@ internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
         _buffers = null;
         if (error is null)
         {
-            _source.SetResult(_total);
+            SetResult(_total);
         }
         else
         {
-            _source.SetException(error);
+            SetException(error);
         }
     }
 
@@ -155,11 +154,4 @@ internal sealed unsafe class EpollSender(int fd) : IValueTaskSource<int>
             _offset = 0;
         }
     }
-
-    int IValueTaskSource<int>.GetResult(short token) => _source.GetResult(token);
-
-    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _source.GetStatus(token);
-
-    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _source.OnCompleted(continuation, state, token, flags);
 }

@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 
 namespace Berth.Tcp.Transport.Epoll;
@@ -11,26 +10,20 @@ namespace Berth.Tcp.Transport.Epoll;
 /// it; the shutdown's event wakes the waiting receive and send on the loop, which fail them, and the descriptor is
 /// closed only after both loops ended.
 /// </summary>
-internal sealed class EpollTransport : IConnectionTransport
+internal sealed class EpollTransport : ConnectionTransport
 {
-    private readonly Socket _socket;
     private readonly EpollLoop _loop;
     private readonly EpollReceiver _receiver;
     private readonly EpollSender _sender;
-    private readonly bool _activeOpen;
-    private PeerAcknowledgement _acknowledgement = new();
     private int _disposed;
 
     /// <param name="socket">The connected socket.</param>
     /// <param name="loop">The loop that serves it.</param>
     /// <param name="activeOpen">This side connected (see <see cref="PeerAcknowledgement"/>).</param>
     public EpollTransport(Socket socket, EpollLoop loop, bool activeOpen = false)
+        : base(socket, activeOpen)
     {
-        _socket = socket;
-        _activeOpen = activeOpen;
         _loop = loop;
-        LocalEndPoint = socket.LocalEndPoint;
-        RemoteEndPoint = socket.RemoteEndPoint;
         var added = false;
         socket.SafeHandle.DangerousAddRef(ref added);
         Descriptor = (int)socket.SafeHandle.DangerousGetHandle();
@@ -47,34 +40,18 @@ internal sealed class EpollTransport : IConnectionTransport
         }
     }
 
-    public EndPoint? LocalEndPoint { get; }
-
-    public EndPoint? RemoteEndPoint { get; }
+    public override int MaxBuffersPerSend => EpollSender.MaxVectors;
 
     internal int Descriptor { get; }
 
     /// <summary>The loop's name for this socket; see <see cref="EpollRegistrations"/>.</summary>
     internal ulong Token { get; set; }
 
-    public ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _receiver.ReceiveAsync(buffer);
+    public override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _receiver.ReceiveAsync(buffer);
 
-    public ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(buffers);
+    public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(buffers);
 
-    public void ShutdownSend() => Shutdown(SocketShutdown.Send);
-
-    public long AcknowledgedAtAbort => _acknowledgement.AtAbort;
-
-    public long Acknowledged => PeerAcknowledgement.Read(_socket, _activeOpen);
-
-    public void Abort()
-    {
-        _acknowledgement.ReadOnce(_socket, _activeOpen);
-        _receiver.Abort();
-        _sender.Abort();
-        Shutdown(SocketShutdown.Both);
-    }
-
-    public void Dispose()
+    public override void Dispose()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
         {
@@ -82,8 +59,8 @@ internal sealed class EpollTransport : IConnectionTransport
         }
 
         _loop.Remove(this);
-        _socket.SafeHandle.DangerousRelease();
-        _socket.Dispose();
+        Socket.SafeHandle.DangerousRelease();
+        Socket.Dispose();
     }
 
     /// <summary>On the loop: wakes the waiting receive and send this event concerns; errors and hang-ups concern both.</summary>
@@ -100,15 +77,11 @@ internal sealed class EpollTransport : IConnectionTransport
         }
     }
 
-    private void Shutdown(SocketShutdown how)
+    /// <summary>Marks both directions failed and shuts the socket down; the descriptor stays open until <see cref="Dispose"/>.</summary>
+    protected override void AbortStream()
     {
-        try
-        {
-            _socket.Shutdown(how);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // The peer is gone already, or the connection closed meanwhile; closing follows either way.
-        }
+        _receiver.Abort();
+        _sender.Abort();
+        Shutdown(SocketShutdown.Both);
     }
 }
