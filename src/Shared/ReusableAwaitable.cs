@@ -15,11 +15,11 @@ internal abstract class ReusableAwaitable<TResult> : IValueTaskSource<TResult>, 
 {
     private ManualResetValueTaskSourceCore<TResult> _core;
 
-    /// <summary>True to run continuations on the thread pool instead of the completing thread.</summary>
+    /// <summary>True to run the next continuation on the thread pool instead of the completing thread.</summary>
     protected bool RunContinuationsAsynchronously
     {
         get => _core.RunContinuationsAsynchronously;
-        init => _core.RunContinuationsAsynchronously = value;
+        set => _core.RunContinuationsAsynchronously = value;
     }
 
     /// <summary>The token of the operation under way.</summary>

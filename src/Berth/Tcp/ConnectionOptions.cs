@@ -11,6 +11,8 @@ namespace Berth.Tcp;
 /// <summary>Settings every connection has, on the server and the client side.</summary>
 public class ConnectionOptions
 {
+    private BufferPool? _bufferPool;
+
     /// <summary>The frame layout, including the largest body a peer may announce. Default: <see cref="LengthFieldFormat.Berth"/>.</summary>
     public LengthFieldFormat Format { get; set; } = LengthFieldFormat.Berth;
 
@@ -70,7 +72,13 @@ public class ConnectionOptions
     /// given back. <see cref="ArrayPool{T}.Shared"/> keeps only a few arrays per size and core: with many connections
     /// growing their rings at once it misses and allocates (1.5 B per 4 KiB echo, against 0.1 B with a pool of its own).
     /// </summary>
-    public BufferPool BufferPool { get; set; } = new(new ReleasingArrayPool(2 * 1024 * 1024, 32 * 1024 * 1024, TimeSpan.FromSeconds(5)));
+    /// <remarks>The default pool, and its release timer, is made on first use, so options never used make none.</remarks>
+    public BufferPool BufferPool
+    {
+        get => _bufferPool ?? LazyInitializer.EnsureInitialized(
+            ref _bufferPool, static () => new(new ReleasingArrayPool(2 * 1024 * 1024, 32 * 1024 * 1024, TimeSpan.FromSeconds(5))));
+        set => _bufferPool = value;
+    }
 
     /// <summary>
     /// Which threads run the handler and the sends. Default <see cref="Tcp.HandlerScheduling.Inline"/>: on Linux over

@@ -19,7 +19,6 @@ public sealed class TcpClient : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly ConcurrentDictionary<long, Connection> _connections = new();
     private readonly CancellationTokenSource _disposing = new();
-    private readonly TimeoutSweeper? _sweeper;
     private Task _reconnecting = Task.CompletedTask;
     private volatile Connection? _connection;
 
@@ -32,7 +31,7 @@ public sealed class TcpClient : IAsyncDisposable
         _options = options;
         _handler = handler;
         _logger = options.LoggerFactory.CreateLogger<TcpClient>();
-        _sweeper = TimeoutSweeper.For(options, _connections);
+        options.Timeouts.Join(options);
     }
 
     /// <summary>The current connection, or null before the first connect and while reconnecting.</summary>
@@ -72,6 +71,7 @@ public sealed class TcpClient : IAsyncDisposable
         var connection = new Connection(
             Connection.NextId(), transport, _options, _handler, _options.LoggerFactory.CreateLogger<Connection>(), Closed);
         _connections[connection.Id] = connection;
+        _options.Timeouts.Track(connection);
         _connection = connection;
         connection.Lifetime.Start();
         if (_disposing.IsCancellationRequested)
@@ -91,7 +91,7 @@ public sealed class TcpClient : IAsyncDisposable
         }
 
         await _disposing.CancelAsync().ConfigureAwait(false);
-        _sweeper?.Dispose();
+        _options.Timeouts.Leave();
         await _reconnecting.ConfigureAwait(false);
         foreach (var (_, connection) in _connections)
         {
@@ -116,6 +116,7 @@ public sealed class TcpClient : IAsyncDisposable
     private void Closed(Connection connection, DisconnectInfo info)
     {
         _connections.TryRemove(connection.Id, out _);
+        _options.Timeouts.Forget(connection);
         Interlocked.CompareExchange(ref _connection, null, connection);
         if (_options.Reconnect && info.Reason != DisconnectReason.ClosedByApplication && !_disposing.IsCancellationRequested)
         {

@@ -2,7 +2,11 @@ using System.Net.Security;
 
 namespace Berth.Tcp;
 
-/// <summary>Settings of a <see cref="TcpClient"/>.</summary>
+/// <summary>
+/// Settings of a <see cref="TcpClient"/>. Clients made from one options object share its
+/// <see cref="ConnectionOptions.BufferPool"/> and one timer for the idle, frame and slow-consumer timeouts, so many
+/// client connections are best made from one options object.
+/// </summary>
 public sealed class TcpClientOptions : ConnectionOptions
 {
     /// <summary>Host name or address to connect to. Default 127.0.0.1.</summary>
@@ -25,6 +29,9 @@ public sealed class TcpClientOptions : ConnectionOptions
 
     /// <summary>When set, the client speaks TLS with these settings.</summary>
     public SslClientAuthenticationOptions? Tls { get; set; }
+
+    /// <summary>The timeout sweeper the clients made from these options share.</summary>
+    internal ClientTimeouts Timeouts { get; } = new();
 
     internal void ValidateClient()
     {

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Berth.Interop;
 
 namespace Berth.Tcp.Transport.Epoll;
 
@@ -10,7 +11,7 @@ namespace Berth.Tcp.Transport.Epoll;
 internal sealed unsafe class EpollLoop
 {
     private const int MaxEvents = 256;
-    private const uint Watched = LinuxSockets.EpollIn | LinuxSockets.EpollOut | LinuxSockets.EpollReadHangUp | LinuxSockets.EpollEdgeTriggered;
+    private const uint Watched = LinuxEpoll.In | LinuxEpoll.Out | LinuxEpoll.ReadHangUp | LinuxEpoll.EdgeTriggered;
 
     private readonly int _epoll;
     private readonly EpollRegistrations _registrations = new();
@@ -19,7 +20,7 @@ internal sealed unsafe class EpollLoop
 
     public EpollLoop(string name)
     {
-        _epoll = LinuxSockets.EpollCreate(LinuxSockets.CloseOnExec);
+        _epoll = LinuxEpoll.Create(LinuxEpoll.CloseOnExec);
         if (_epoll < 0)
         {
             throw new System.Net.Sockets.SocketException();
@@ -42,7 +43,7 @@ internal sealed unsafe class EpollLoop
     public void Add(EpollTransport transport)
     {
         var token = _registrations.Add(transport);
-        if (LinuxSockets.Control(_epoll, LinuxSockets.EpollAdd, transport.Descriptor, Watched, token) != 0)
+        if (LinuxEpoll.Control(_epoll, LinuxEpoll.Add, transport.Descriptor, Watched, token) != 0)
         {
             var error = new System.Net.Sockets.SocketException();
             _registrations.Remove(token);
@@ -53,22 +54,20 @@ internal sealed unsafe class EpollLoop
     /// <summary>Stops watching; called before the descriptor is closed, so no event can name a reused descriptor.</summary>
     public void Remove(EpollTransport transport)
     {
-        LinuxSockets.Control(_epoll, LinuxSockets.EpollDelete, transport.Descriptor, 0, 0);
+        LinuxEpoll.Control(_epoll, LinuxEpoll.Delete, transport.Descriptor, 0, 0);
         _registrations.Remove(transport.Token);
     }
 
     private void Run()
     {
-        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * LinuxSockets.EventSize));
-        var dataOffset = LinuxSockets.DataOffset;
+        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * LinuxEpoll.EventSize));
         _threadId = Environment.CurrentManagedThreadId;
         while (true)
         {
-            var count = LinuxSockets.EpollWait(_epoll, events, MaxEvents, _deferred.Count > 0 ? 0 : -1);
+            var count = LinuxEpoll.Wait(_epoll, events, MaxEvents, _deferred.Count > 0 ? 0 : -1);
             for (var i = 0; i < count; i++)
             {
-                var ev = events + (i * LinuxSockets.EventSize);
-                _registrations.Find(*(ulong*)(ev + dataOffset))?.OnEvents(*(uint*)ev);
+                _registrations.Find(LinuxEpoll.DataAt(events, i))?.OnEvents(LinuxEpoll.EventsAt(events, i));
             }
 
             for (var turns = _deferred.Count; turns > 0; turns--)

@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using Berth.Interop;
 
 namespace Berth.Tcp.Transport.Epoll;
 
@@ -66,12 +67,12 @@ internal sealed class EpollTransport : ConnectionTransport
     /// <summary>On the loop: wakes the waiting receive and send this event concerns; errors and hang-ups concern both.</summary>
     internal void OnEvents(uint events)
     {
-        if ((events & (LinuxSockets.EpollIn | LinuxSockets.EpollReadHangUp | LinuxSockets.EpollError | LinuxSockets.EpollHangUp)) != 0)
+        if ((events & (LinuxEpoll.In | LinuxEpoll.ReadHangUp | LinuxEpoll.Error | LinuxEpoll.HangUp)) != 0)
         {
             _receiver.OnReadable();
         }
 
-        if ((events & (LinuxSockets.EpollOut | LinuxSockets.EpollError | LinuxSockets.EpollHangUp)) != 0)
+        if ((events & (LinuxEpoll.Out | LinuxEpoll.Error | LinuxEpoll.HangUp)) != 0)
         {
             _sender.OnWritable();
         }

@@ -2,18 +2,9 @@ using System.Runtime.InteropServices;
 
 namespace Berth.Tcp.Transport.Epoll;
 
-/// <summary>The few Linux calls the epoll transport makes itself: epoll, recv and a gather sendmsg.</summary>
+/// <summary>The socket calls the epoll transport makes itself: recv and a gather sendmsg (epoll is <see cref="Interop.LinuxEpoll"/>).</summary>
 internal static unsafe partial class LinuxSockets
 {
-    public const uint EpollIn = 0x001;
-    public const uint EpollOut = 0x004;
-    public const uint EpollError = 0x008;
-    public const uint EpollHangUp = 0x010;
-    public const uint EpollReadHangUp = 0x2000;
-    public const uint EpollEdgeTriggered = 1u << 31;
-    public const int EpollAdd = 1;
-    public const int EpollDelete = 2;
-    public const int CloseOnExec = 0x80000;
     public const int Interrupted = 4;
     public const int WouldBlock = 11;
 
@@ -28,33 +19,11 @@ internal static unsafe partial class LinuxSockets
 
     private const string Library = "libc";
 
-    /// <summary>x86-64 packs <c>struct epoll_event</c> to 12 bytes; other 64-bit ABIs align the data field to 8.</summary>
-    public static readonly int EventSize = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 12 : 16;
-
-    public static int DataOffset => EventSize - sizeof(ulong);
-
-    [LibraryImport(Library, EntryPoint = "epoll_create1", SetLastError = true)]
-    public static partial int EpollCreate(int flags);
-
-    [LibraryImport(Library, EntryPoint = "epoll_ctl", SetLastError = true)]
-    public static partial int EpollControl(int epoll, int operation, int fd, byte* ev);
-
-    [LibraryImport(Library, EntryPoint = "epoll_wait", SetLastError = true)]
-    public static partial int EpollWait(int epoll, byte* events, int maxEvents, int timeoutMilliseconds);
-
     [LibraryImport(Library, EntryPoint = "recv", SetLastError = true)]
     public static partial nint Receive(int fd, byte* buffer, nint length, int flags);
 
     [LibraryImport(Library, EntryPoint = "sendmsg", SetLastError = true)]
     public static partial nint SendMessage(int fd, MessageHeader* message, int flags);
-
-    public static int Control(int epoll, int operation, int fd, uint events, ulong data)
-    {
-        var ev = stackalloc byte[16];
-        *(uint*)ev = events;
-        *(ulong*)(ev + DataOffset) = data;
-        return EpollControl(epoll, operation, fd, ev);
-    }
 
     /// <summary><c>struct iovec</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Berth.Interop;
 using Berth.Zmq.Native;
 
 namespace Berth.Zmq;
@@ -28,9 +29,9 @@ internal sealed unsafe class EpollReadinessReactor : IReadinessReactor
             throw new PlatformNotSupportedException("ZmqSocket async operations need Linux epoll");
         }
 
-        _epoll = LinuxEvents.EpollCreate(LinuxEvents.CloseOnExec);
-        _wake = LinuxEvents.EventFd(0, LinuxEvents.CloseOnExec | LinuxEvents.NonBlocking);
-        if (_epoll < 0 || _wake < 0 || LinuxEvents.Control(_epoll, LinuxEvents.EpollAdd, _wake, LinuxEvents.EpollIn, WakeId) != 0)
+        _epoll = LinuxEpoll.Create(LinuxEpoll.CloseOnExec);
+        _wake = LinuxEvents.EventFd(0, LinuxEpoll.CloseOnExec | LinuxEvents.NonBlocking);
+        if (_epoll < 0 || _wake < 0 || LinuxEpoll.Control(_epoll, LinuxEpoll.Add, _wake, LinuxEpoll.In, WakeId) != 0)
         {
             throw new InvalidOperationException($"epoll setup failed: errno {Marshal.GetLastPInvokeError()}");
         }
@@ -44,7 +45,7 @@ internal sealed unsafe class EpollReadinessReactor : IReadinessReactor
         lock (_sync)
         {
             var id = _nextId++;
-            if (LinuxEvents.Control(_epoll, LinuxEvents.EpollAdd, (int)fd, LinuxEvents.EpollIn | LinuxEvents.EpollEdgeTriggered, id) != 0)
+            if (LinuxEpoll.Control(_epoll, LinuxEpoll.Add, (int)fd, LinuxEpoll.In | LinuxEpoll.EdgeTriggered, id) != 0)
             {
                 throw new InvalidOperationException($"epoll_ctl(ADD, {fd}) failed: errno {Marshal.GetLastPInvokeError()}");
             }
@@ -66,7 +67,7 @@ internal sealed unsafe class EpollReadinessReactor : IReadinessReactor
         lock (_sync)
         {
             _registered.Remove(id);
-            LinuxEvents.Control(_epoll, LinuxEvents.EpollDelete, (int)fd, 0, 0);
+            LinuxEpoll.Control(_epoll, LinuxEpoll.Delete, (int)fd, 0, 0);
         }
     }
 
@@ -87,13 +88,13 @@ internal sealed unsafe class EpollReadinessReactor : IReadinessReactor
 
     private void Run()
     {
-        var events = stackalloc byte[MaxEvents * LinuxEvents.EventSize];
+        var events = stackalloc byte[MaxEvents * LinuxEpoll.EventSize];
         while (!_stopping)
         {
-            var count = LinuxEvents.EpollWait(_epoll, events, MaxEvents, -1);
+            var count = LinuxEpoll.Wait(_epoll, events, MaxEvents, -1);
             for (var i = 0; i < count; i++)
             {
-                var id = *(ulong*)(events + (i * LinuxEvents.EventSize) + LinuxEvents.DataOffset);
+                var id = LinuxEpoll.DataAt(events, i);
                 ZmqReadiness? readiness;
                 lock (_sync)
                 {

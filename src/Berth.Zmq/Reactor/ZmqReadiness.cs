@@ -1,4 +1,4 @@
-using System.Threading.Tasks.Sources;
+using Berth.Threading;
 
 namespace Berth.Zmq;
 
@@ -7,14 +7,13 @@ namespace Berth.Zmq;
 /// then awaits: because the descriptor is edge-triggered, an edge that lands between the retry and the await must
 /// still complete the wait, so arming comes first. Allocates nothing per wait.
 /// </summary>
-internal sealed class ZmqReadiness : IValueTaskSource
+internal sealed class ZmqReadiness : ReusableAwaitable<bool>
 {
     private readonly Lock _sync = new();
     private readonly IReadinessReactor _reactor;
     private readonly nint _fd;
     private readonly ulong _id;
     private readonly bool _inline;
-    private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
     private bool _armed;
     private bool _detached;
 
@@ -23,6 +22,7 @@ internal sealed class ZmqReadiness : IValueTaskSource
         _reactor = reactor;
         _fd = fd;
         _inline = inline;
+        RunContinuationsAsynchronously = true;
         _id = reactor.Add(fd, this);
     }
 
@@ -33,9 +33,9 @@ internal sealed class ZmqReadiness : IValueTaskSource
         lock (_sync)
         {
             ObjectDisposedException.ThrowIf(_detached, typeof(ZmqSocket));
-            _core.Reset();
+            Reset();
             _armed = true;
-            version = _core.Version;
+            version = Version;
         }
 
         _reactor.Watch(_id);
@@ -65,13 +65,6 @@ internal sealed class ZmqReadiness : IValueTaskSource
         Fail(new ObjectDisposedException(nameof(ZmqSocket)));
     }
 
-    public void GetResult(short token) => _core.GetResult(token);
-
-    public ValueTaskSourceStatus GetStatus(short token) => _core.GetStatus(token);
-
-    public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _core.OnCompleted(continuation, state, token, flags);
-
     private void Complete(Exception? error)
     {
         lock (_sync)
@@ -85,14 +78,14 @@ internal sealed class ZmqReadiness : IValueTaskSource
             // inline continuation therefore runs holding it (Lock is reentrant, so it may arm the next wait itself).
             // Cancellation and disposal always go to the thread pool: no caller code runs inside Cancel or Dispose.
             _armed = false;
-            _core.RunContinuationsAsynchronously = error is not null || !_inline;
+            RunContinuationsAsynchronously = error is not null || !_inline;
             if (error is null)
             {
-                _core.SetResult(true);
+                SetResult(true);
             }
             else
             {
-                _core.SetException(error);
+                SetException(error);
             }
         }
     }
