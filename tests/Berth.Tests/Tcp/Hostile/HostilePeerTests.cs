@@ -115,8 +115,14 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
 
         var resets = await churn;
         Assert.True(resets >= minimum);
-        await Waits.Until(() => arena.Handler.Disconnects.Count >= resets);
-        var reasons = await arena.EndAsync("connect-and-reset churn", resets);
+
+        // A connection the client saw complete can still be dropped by the kernel when the accept queue overflows, and
+        // never reach the server: count what the server took, once nothing is left waiting to be accepted and only
+        // the witness is still open.
+        await Waits.Until(() => AcceptQueue.Length(arena.EndPoint) == 0 && arena.Server.ConnectionCount == 1);
+        var accepted = arena.Handler.Disconnects.Count;
+        Assert.InRange(accepted, 1, resets);
+        var reasons = await arena.EndAsync("connect-and-reset churn", accepted);
         Assert.All(reasons, r => Assert.Contains(r, new[] { DisconnectReason.SocketError, DisconnectReason.ClosedByPeer }));
     }
 
