@@ -1,4 +1,4 @@
-using Berth.Tcp;
+using Berth.Connections;
 using Xunit.Abstractions;
 
 namespace Berth.Tests.Tcp;
@@ -43,7 +43,7 @@ public sealed class AllocationTests(ITestOutputHelper output)
     public async Task EchoRoundTripsAllocateNothingPerMessageAfterWarmUp(int size, TransportKind kind)
     {
         const int messages = 10_000;
-        var options = new TcpServerOptions().On(kind);
+        var options = new BerthServerOptions().On(kind);
         await using var server = EchoTests.Start(options);
         using var client = new RawClient(server.EndPoint, kind);
         var burst = new byte[Pipeline * (4 + size)];
