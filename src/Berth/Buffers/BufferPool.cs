@@ -38,7 +38,7 @@ public sealed class BufferPool
     public long? RetainedBytes => (_arrays as ReleasingArrayPool)?.RetainedBytes;
 
     /// <summary>Rents an array of at least <paramref name="minimumLength"/> bytes; its contents are undefined.</summary>
-    public byte[] Rent(int minimumLength)
+    internal byte[] Rent(int minimumLength)
     {
         var array = _arrays.Rent(minimumLength);
         Interlocked.Increment(ref _rented);
@@ -46,7 +46,7 @@ public sealed class BufferPool
     }
 
     /// <summary>Returns an array obtained from <see cref="Rent"/>. The caller must not touch it afterwards.</summary>
-    public void Return(byte[] array)
+    internal void Return(byte[] array)
     {
         Interlocked.Increment(ref _returned);
         _arrays.Return(array);

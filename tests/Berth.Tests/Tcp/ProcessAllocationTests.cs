@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Net.Security;
 using Berth.Buffers;
-using Berth.Tcp;
+using Berth.Connections;
 using Xunit.Abstractions;
 
 namespace Berth.Tests.Tcp;
@@ -30,7 +30,7 @@ public sealed class ProcessAllocationTests(ITestOutputHelper output)
     public async Task HundredConnectionsEchoWithoutAllocatingPerMessage(bool sendAsync, bool tls, HandlerScheduling scheduling)
     {
         using var certificate = tls ? TlsTests.SelfSignedCertificate() : null;
-        var serverOptions = new TcpServerOptions
+        var serverOptions = new BerthServerOptions
         {
             HandlerScheduling = scheduling,
             Tls = tls ? new SslServerAuthenticationOptions { ServerCertificate = certificate } : null,
@@ -38,13 +38,13 @@ public sealed class ProcessAllocationTests(ITestOutputHelper output)
         var serverSide = new Echo(sendAsync);
         await using var server = EchoTests.Start(serverOptions, serverSide);
         var clientSide = new Echo(sendAsync);
-        var clients = new List<TcpClient>();
+        var clients = new List<BerthClient>();
         try
         {
             for (var i = 0; i < Connections; i++)
             {
-                var client = new TcpClient(
-                    new TcpClientOptions
+                var client = new BerthClient(
+                    new BerthClientOptions
                     {
                         Port = server.EndPoint.Port,
                         HandlerScheduling = scheduling,
