@@ -36,7 +36,7 @@ public static class ProxyHeaderParser
     /// <param name="maxHeaderLength">The most bytes a v2 header may take, TLVs included (at least <see cref="MinMaxHeaderLength"/>).</param>
     /// <param name="scratch">Room to gather a header split across segments.</param>
     /// <param name="header">The header, when <see cref="ProxyParseStatus.Complete"/>.</param>
-    public static ProxyParseStatus TryParse(in ReadOnlySequence<byte> buffer, int maxHeaderLength, Span<byte> scratch, out ProxyHeader header)
+    public static ProxyParseStatus TryParse(scoped in ReadOnlySequence<byte> buffer, int maxHeaderLength, Span<byte> scratch, out ProxyHeader header)
     {
         if (buffer.IsSingleSegment)
         {
