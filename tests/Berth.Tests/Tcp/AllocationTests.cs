@@ -19,19 +19,16 @@ public sealed class AllocationTests(ITestOutputHelper output)
 {
     private const int Pipeline = 16;
 
+    public static TheoryData<int, TransportKind> SizesOverEachTransport() => Transports.Each(64, 4096, 65536);
+
     [Theory]
-    [InlineData(64, HandlerScheduling.Inline)]
-    [InlineData(4096, HandlerScheduling.Inline)]
-    [InlineData(65536, HandlerScheduling.Inline)]
-    [InlineData(64, HandlerScheduling.ThreadPool)]
-    [InlineData(4096, HandlerScheduling.ThreadPool)]
-    [InlineData(65536, HandlerScheduling.ThreadPool)]
-    public async Task EchoRoundTripsAllocateNothingPerMessageAfterWarmUp(int size, HandlerScheduling scheduling)
+    [MemberData(nameof(SizesOverEachTransport))]
+    public async Task EchoRoundTripsAllocateNothingPerMessageAfterWarmUp(int size, TransportKind kind)
     {
         const int messages = 100_000;
-        var options = new TcpServerOptions { HandlerScheduling = scheduling };
+        var options = new TcpServerOptions().On(kind);
         await using var server = EchoTests.Start(options);
-        using var client = new RawClient(server.EndPoint);
+        using var client = new RawClient(server.EndPoint, kind);
         var burst = new byte[Pipeline * (4 + size)];
         for (var i = 0; i < Pipeline; i++)
         {
@@ -53,7 +50,7 @@ public sealed class AllocationTests(ITestOutputHelper output)
                     RoundTrips(client, burst, replies, messages);
                     var allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
                     best = Math.Min(best, (double)allocated / messages);
-                    output.WriteLine($"{size} B, {scheduling}: {allocated} bytes over {messages} echoes = {(double)allocated / messages:F3} B/message");
+                    output.WriteLine($"{size} B, {kind}: {allocated} bytes over {messages} echoes = {(double)allocated / messages:F3} B/message");
                 }
 
                 return best;
