@@ -71,6 +71,10 @@ public static class ProxyHeaderParser
         return ProxyParseStatus.NotProxy;
     }
 
+    /// <summary>True when <paramref name="data"/> begins with a whole v1 or v2 signature: it is a header, whatever follows.</summary>
+    internal static bool StartsWithSignature(ReadOnlySpan<byte> data) =>
+        data.StartsWith(Version1Signature) || data.StartsWith(Version2Signature);
+
     /// <summary>True when <paramref name="data"/> and <paramref name="signature"/> agree on their common length (empty data agrees).</summary>
     private static bool StartsLike(ReadOnlySpan<byte> data, ReadOnlySpan<byte> signature)
     {

@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
 using Berth.Buffers;
+using Berth.Proxy;
 using Berth.Tcp.Transport;
 using Microsoft.Extensions.Logging;
 
@@ -25,7 +26,7 @@ public sealed class TcpServer : IAsyncDisposable
     private readonly CancellationTokenSource _stopping = new();
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly SemaphoreSlim? _slots;
-    private readonly IPreFramingStage _preFraming = PassThroughStage.Instance;
+    private readonly IPreFramingStage _preFraming;
     private Socket? _listener;
     private Task _accepting = Task.CompletedTask;
     private TimeoutSweeper? _sweeper;
@@ -44,6 +45,7 @@ public sealed class TcpServer : IAsyncDisposable
         // Made once and shared: per connection they would be two more objects on every idle connection.
         _connectionLogger = options.LoggerFactory.CreateLogger<Connection>();
         _onClosed = Closed;
+        _preFraming = options.ProxyProtocol is { } proxy ? new ProxyHeaderStage(proxy) : PassThroughStage.Instance;
         if (options.ConnectionLimitPolicy == ConnectionLimitPolicy.PauseAccepting)
         {
             _slots = new SemaphoreSlim(options.MaxConnections, options.MaxConnections);
@@ -226,7 +228,13 @@ public sealed class TcpServer : IAsyncDisposable
         }
         catch (Exception e)
         {
-            Create(id, new SocketTransport(socket)).Lifetime.Refuse(DisconnectReason.MalformedFrame, e);
+            var reason = e switch
+            {
+                ProxyHeaderRefusedException refused => refused.Reason,
+                OperationCanceledException => DisconnectReason.ServerStopping,
+                _ => DisconnectReason.SocketError,
+            };
+            Create(id, new SocketTransport(socket)).Lifetime.Refuse(reason, e);
             return;
         }
 

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Security;
+using Berth.Proxy;
 
 namespace Berth.Tcp;
 
@@ -30,9 +31,17 @@ public sealed class TcpServerOptions : ConnectionOptions
     /// <summary>Longest a TLS handshake may take. Default 10 s.</summary>
     public TimeSpan TlsHandshakeTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// When set, connections from trusted proxies begin with a PROXY-protocol header (v1 or v2), read before TLS and
+    /// before the first frame, and the original client it names becomes <see cref="Connection.RemoteEndPoint"/>.
+    /// Connections still in the header stage count toward <see cref="MaxConnections"/>.
+    /// </summary>
+    public ProxyProtocolOptions? ProxyProtocol { get; set; }
+
     internal void ValidateServer()
     {
         Validate();
+        ProxyProtocol?.Validate();
         ArgumentNullException.ThrowIfNull(EndPoint);
         ArgumentOutOfRangeException.ThrowIfLessThan(MaxConnections, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(ConcurrentAccepts, 1);
