@@ -22,6 +22,7 @@ internal static class ServeRun
             SlowConsumerTimeout = settings.SlowConsumerTimeout,
             ShutdownTimeout = settings.ShutdownTimeout,
             HandlerScheduling = settings.Scheduling,
+            ProxyProtocol = settings.ProxyProtocol,
         };
         var server = new TcpServer(serverOptions, new EchoHandler());
         try

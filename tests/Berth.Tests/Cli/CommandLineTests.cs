@@ -117,6 +117,17 @@ public sealed class CommandLineTests
         Assert.StartsWith($"berth {command}: cannot resolve host 'no-such-host.invalid'", error);
     }
 
+    [Theory]
+    [InlineData("serve --port 0 --proxy-protocol", "option '--proxy-protocol' needs '--trusted-proxy CIDR'")]
+    [InlineData("serve --port 0 --trusted-proxy 10.0.0.0/8", "options '--trusted-proxy' and '--trust-any-proxy-unsafe' need '--proxy-protocol'")]
+    [InlineData("serve --port 0 --proxy-protocol --trusted-proxy 10.0.0.0/33", "option '--trusted-proxy' must be an address range")]
+    public async Task AProxyProtocolWithoutSafeTrustIsBadUsage(string commandLine, string expected)
+    {
+        var (exit, _, error) = await RunAsync(commandLine.Split(' '));
+        Assert.Equal(2, exit);
+        Assert.StartsWith($"berth serve: {expected}", error);
+    }
+
     [Fact]
     public async Task BenchIntoAnUnwritableFolderFailsBeforeRunning()
     {
