@@ -148,6 +148,33 @@ public sealed class ProxyProtocolServerTests
     }
 
     [Fact]
+    public async Task Stopping_closes_connections_still_waiting_for_their_header_without_waiting_for_its_deadline()
+    {
+        var handler = new RecordingHandler();
+        var options = Options();
+        options.ProxyProtocol!.HeaderTimeout = TimeSpan.FromHours(1);
+        options.MaxConnections = 1;
+        var server = EchoTests.Start(options, handler);
+        using var waiting = new RawClient(server.EndPoint, from: Proxy);
+        waiting.Send(V1("PROXY TCP4 ")); // a beginning, so the stage has taken bytes and waits for the rest
+
+        // The next connection is over the limit only once the first is accepted and in its header stage.
+        using (var probe = new RawClient(server.EndPoint, from: Proxy))
+        {
+            Assert.True(probe.WaitForClose());
+        }
+
+        await server.StopAsync().Within();
+        Assert.True(waiting.WaitForClose());
+        await Waits.Until(() => handler.Disconnects.Count == 2);
+        Assert.Equal(
+            [DisconnectReason.ConnectionLimit, DisconnectReason.ServerStopping],
+            handler.Disconnects.Select(d => d.Info.Reason).Order());
+        Assert.Empty(handler.Connections);
+        Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    [Fact]
     public void Requiring_the_header_without_trusted_proxies_is_refused_unless_chosen_explicitly()
     {
         var options = new TcpServerOptions { ProxyProtocol = new ProxyProtocolOptions() };
