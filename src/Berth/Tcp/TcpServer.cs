@@ -4,6 +4,7 @@ using System.Net.Security;
 using System.Net.Sockets;
 using Berth.Buffers;
 using Berth.Proxy;
+using Berth.Unix;
 using Berth.Tcp.Transport;
 using Microsoft.Extensions.Logging;
 
@@ -53,7 +54,9 @@ public sealed class TcpServer : IAsyncDisposable
     }
 
     /// <summary>The address the server listens on, with the port the system picked when it was 0.</summary>
-    public IPEndPoint EndPoint => (IPEndPoint)(_listener?.LocalEndPoint ?? throw new InvalidOperationException("The server has not started."));
+    /// <exception cref="InvalidOperationException">The server has not started, or listens on a Unix domain socket.</exception>
+    public IPEndPoint EndPoint => _listener?.LocalEndPoint as IPEndPoint
+        ?? throw new InvalidOperationException(_listener is null ? "The server has not started." : "The server listens on a Unix domain socket.");
 
     /// <summary>Open connections.</summary>
     public int ConnectionCount => _connections.Count;
@@ -73,10 +76,26 @@ public sealed class TcpServer : IAsyncDisposable
             throw new InvalidOperationException("The server has already started.");
         }
 
-        var listener = new Socket(_options.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        var path = _options.UnixSocketPath;
+        if (path is not null)
+        {
+            UnixSocketFile.Reclaim(path);
+        }
+
+        var listener = path is null
+            ? new Socket(_options.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp)
+            : new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
-            listener.Bind(_options.EndPoint);
+            if (path is null)
+            {
+                listener.Bind(_options.EndPoint);
+            }
+            else
+            {
+                UnixSocketFile.Bind(listener, path, _options.UnixSocketMode);
+            }
+
             listener.Listen(_options.Backlog);
         }
         catch
@@ -118,6 +137,11 @@ public sealed class TcpServer : IAsyncDisposable
     {
         await _stopping.CancelAsync().ConfigureAwait(false);
         _listener?.Dispose();
+        if (_listener is not null && _options.UnixSocketPath is { } path)
+        {
+            UnixSocketFile.Remove(path);
+        }
+
         await _accepting.ConfigureAwait(false);
         _sweeper?.Dispose();
 

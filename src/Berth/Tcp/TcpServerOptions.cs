@@ -10,6 +10,17 @@ public sealed class TcpServerOptions : ConnectionOptions
     /// <summary>Where to listen. Default: 127.0.0.1 on a port the system picks.</summary>
     public IPEndPoint EndPoint { get; set; } = new(IPAddress.Loopback, 0);
 
+    /// <summary>
+    /// When set, the server listens on this Unix domain socket path instead of <see cref="EndPoint"/>, with the same
+    /// framing, limits, timeouts and backpressure. A stale socket file is replaced at start; a path that is not a
+    /// socket, or a socket another process listens on, is left alone and <see cref="TcpServer.Start"/> throws. The
+    /// file is removed on stop.
+    /// </summary>
+    public string? UnixSocketPath { get; set; }
+
+    /// <summary>The socket file's permissions, set right after the bind. Default read and write for the owner and the group (0660).</summary>
+    public UnixFileMode UnixSocketMode { get; set; } = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.GroupRead | UnixFileMode.GroupWrite;
+
     /// <summary>Most connections open at once. Default 10,000.</summary>
     public int MaxConnections { get; set; } = 10_000;
 
