@@ -113,7 +113,7 @@ public class ProxyHeaderParserTests
     [Fact]
     public void V2_unix_gives_the_paths_up_to_their_nul()
     {
-        var data = V2(0x21, 0x31, Unix("/run/client.sock", "/run/berth.sock"), Tlv(0x01, "x"));
+        var data = V2(0x21, 0x31, UnixPaths("/run/client.sock", "/run/berth.sock"), Tlv(0x01, "x"));
         Assert.Equal(ProxyParseStatus.Complete, ProxyHeaderParser.TryParse(data, Max, out var header));
         Assert.Equal(ProxyAddressFamily.Unix, header.Family);
         Assert.Equal("/run/client.sock", Encoding.UTF8.GetString(header.SourcePath));
@@ -325,7 +325,7 @@ public class ProxyHeaderParserTests
         ["v1 UNKNOWN"] = V1("PROXY UNKNOWN\r\n"),
         ["v2 TCP4 with TLVs"] = V2(0x21, 0x11, Tcp4("1.2.3.4", "5.6.7.8", 1, 2), Tlv(0x01, "h2"), Ssl(1, 0, Tlv(0x21, "TLSv1.2"))),
         ["v2 TCP6"] = V2(0x21, 0x21, Tcp6("::1", "::2", 3, 4)),
-        ["v2 UNIX"] = V2(0x21, 0x31, Unix("/a", "/b")),
+        ["v2 UNIX"] = V2(0x21, 0x31, UnixPaths("/a", "/b")),
         ["v2 LOCAL"] = V2(0x20, 0x00, []),
         ["v2 UNSPEC"] = V2(0x21, 0x00, []),
     };

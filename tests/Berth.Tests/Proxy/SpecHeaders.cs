@@ -33,7 +33,7 @@ internal static class SpecHeaders
 
     public static byte[] Tcp6(string source, string destination, ushort sourcePort, ushort destinationPort) => Tcp4(source, destination, sourcePort, destinationPort);
 
-    public static byte[] Unix(string source, string destination) => [.. Path(source), .. Path(destination)];
+    public static byte[] UnixPaths(string source, string destination) => [.. Path(source), .. Path(destination)];
 
     public static byte[] Tlv(byte type, byte[] value)
     {

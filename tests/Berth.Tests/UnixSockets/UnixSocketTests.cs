@@ -1,0 +1,196 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Net.Sockets;
+using Berth.Framing;
+using Berth.Tcp;
+using Berth.Tests.Tcp;
+using Berth.Unix;
+
+namespace Berth.Tests.UnixSockets;
+
+/// <summary>The server and client over Unix domain sockets: the same engine, framing, limits and allocation rule as TCP.</summary>
+[Collection(nameof(AllocationTests))]
+public sealed class UnixSocketTests : IDisposable
+{
+    private readonly DirectoryInfo _directory = Directory.CreateTempSubdirectory("berth-unix-");
+
+    private string SocketPath => Path.Combine(_directory.FullName, "berth.sock");
+
+    public static TheoryData<HandlerScheduling> Schedulings => new(HandlerScheduling.Inline, HandlerScheduling.ThreadPool);
+
+    public void Dispose() => _directory.Delete(recursive: true);
+
+    [Theory]
+    [MemberData(nameof(Schedulings))]
+    public async Task A_client_echoes_over_a_unix_socket_and_the_server_sees_its_process(HandlerScheduling scheduling)
+    {
+        var handler = new RecordingHandler();
+        var options = new TcpServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling };
+        await using (var server = EchoTests.Start(options, handler))
+        {
+            var reply = new FirstFrame();
+            await using var client = new Berth.Tcp.TcpClient(new TcpClientOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling }, reply);
+            var connection = await client.ConnectAsync();
+            Assert.True(connection.TrySend([1, 2, 3]));
+            Assert.Equal(new byte[] { 1, 2, 3 }, await reply.Body.Task.Within());
+
+            var accepted = await handler.FirstConnection.Within();
+            Assert.True(accepted.TryGetPeerCredentials(out var credentials));
+            Assert.Equal(Environment.ProcessId, credentials.ProcessId);
+            Assert.IsType<UnixDomainSocketEndPoint>(accepted.LocalEndPoint);
+        }
+
+        Assert.False(File.Exists(SocketPath));
+        Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    [Fact]
+    public async Task Over_tcp_there_are_no_peer_credentials()
+    {
+        var handler = new RecordingHandler();
+        await using var server = EchoTests.Start(new TcpServerOptions(), handler);
+        using var client = new RawClient(server.EndPoint);
+        Assert.False((await handler.FirstConnection.Within()).TryGetPeerCredentials(out _));
+    }
+
+    [Fact]
+    public async Task An_oversized_frame_closes_only_its_connection_while_another_keeps_echoing()
+    {
+        var handler = new RecordingHandler();
+        var options = new TcpServerOptions { UnixSocketPath = SocketPath, Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) };
+        await using (var server = EchoTests.Start(options, handler))
+        {
+            using var good = Connect();
+            using var bad = Connect();
+            Echo(good, [1]);
+            var header = new byte[4];
+            BinaryPrimitives.WriteUInt32LittleEndian(header, 1001);
+            bad.Send(header);
+            Echo(good, [2]);
+            Assert.Equal(0, bad.Receive(new byte[16]));
+            Echo(good, [3]);
+            await Waits.Until(() => !handler.Disconnects.IsEmpty);
+            Assert.Equal(DisconnectReason.FrameTooLarge, Assert.Single(handler.Disconnects).Info.Reason);
+        }
+
+        Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    [Theory]
+    [MemberData(nameof(Schedulings))]
+    public async Task Echo_over_a_unix_socket_allocates_nothing_per_message(HandlerScheduling scheduling)
+    {
+        const int messages = 100_000;
+        const int pipeline = 16;
+        await using var server = EchoTests.Start(new TcpServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling });
+        using var client = Connect();
+        var burst = new byte[pipeline * (4 + 64)];
+        for (var i = 0; i < pipeline; i++)
+        {
+            RawClient.Frame(new byte[64]).CopyTo(burst, i * (4 + 64));
+        }
+
+        var replies = new byte[burst.Length];
+        void RoundTrips(int count)
+        {
+            for (var sent = 0; sent < count; sent += pipeline)
+            {
+                client.Send(burst);
+                for (var received = 0; received < replies.Length;)
+                {
+                    received += client.Receive(replies.AsSpan(received));
+                }
+            }
+        }
+
+        var best = await Task.Factory.StartNew(
+            () =>
+            {
+                RoundTrips(20_000);
+                var best = double.MaxValue;
+                for (var attempt = 0; attempt < 3 && best >= 1.0; attempt++)
+                {
+                    var before = GC.GetTotalAllocatedBytes(precise: true);
+                    RoundTrips(messages);
+                    best = Math.Min(best, (double)(GC.GetTotalAllocatedBytes(precise: true) - before) / messages);
+                }
+
+                return best;
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default);
+
+        Assert.True(best < 1.0, $"{best:F3} bytes allocated per message");
+    }
+
+    [Fact]
+    public async Task A_stale_socket_file_is_replaced_and_the_mode_is_set_at_bind()
+    {
+        // Bound and never listening: to the kernel the same as a socket file whose process is gone (a connect is
+        // refused). Disposing it would unlink the file, so it stays open until after the server.
+        using var gone = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        gone.Bind(new UnixDomainSocketEndPoint(SocketPath));
+        Assert.True(File.Exists(SocketPath));
+        var options = new TcpServerOptions { UnixSocketPath = SocketPath, UnixSocketMode = UnixFileMode.UserRead | UnixFileMode.UserWrite };
+        await using var server = EchoTests.Start(options);
+        if (OperatingSystem.IsLinux())
+        {
+            Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(SocketPath));
+        }
+
+        using var client = Connect();
+        Echo(client, [5]);
+    }
+
+    [Fact]
+    public void A_path_that_is_not_a_socket_is_left_alone()
+    {
+        File.WriteAllText(SocketPath, "precious");
+        var server = new TcpServer(new TcpServerOptions { UnixSocketPath = SocketPath }, new EchoHandler());
+        Assert.Throws<IOException>(server.Start);
+        Assert.Equal("precious", File.ReadAllText(SocketPath));
+    }
+
+    [Fact]
+    public async Task A_socket_another_server_listens_on_is_left_alone()
+    {
+        await using var first = EchoTests.Start(new TcpServerOptions { UnixSocketPath = SocketPath });
+        var second = new TcpServer(new TcpServerOptions { UnixSocketPath = SocketPath }, new EchoHandler());
+        Assert.Throws<IOException>(second.Start);
+        using var client = Connect();
+        Echo(client, [6]);
+    }
+
+    private Socket Connect()
+    {
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
+        {
+            ReceiveTimeout = (int)Waits.Patience.TotalMilliseconds,
+            SendTimeout = (int)Waits.Patience.TotalMilliseconds,
+        };
+        socket.Connect(new UnixDomainSocketEndPoint(SocketPath));
+        return socket;
+    }
+
+    private static void Echo(Socket socket, byte[] body)
+    {
+        socket.Send(RawClient.Frame(body));
+        var reply = new byte[4 + body.Length];
+        for (var received = 0; received < reply.Length;)
+        {
+            var n = socket.Receive(reply.AsSpan(received));
+            Assert.NotEqual(0, n);
+            received += n;
+        }
+
+        Assert.Equal(body, reply[4..]);
+    }
+
+    private sealed class FirstFrame : ConnectionHandler
+    {
+        public TaskCompletionSource<byte[]> Body { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body) => Body.TrySetResult(body.ToArray());
+    }
+}
