@@ -37,7 +37,7 @@ internal static class LoadRun
             return ExitCode.Failed;
         }
 
-        var table = new ReportTable($"Framed echo load against {request.Load.Host}:{request.Load.Port}", Columns, [Row(result)]);
+        var table = new ReportTable($"Framed echo load against {request.Load.Target}", Columns, [Row(result)]);
         TextTableWriter.Write(Console.Out, table);
         if (request.JsonPath is not null)
         {
@@ -51,7 +51,7 @@ internal static class LoadRun
 
         if (result.Messages == 0)
         {
-            Console.Error.WriteLine($"berth load: nothing was echoed by {request.Load.Host}:{request.Load.Port}");
+            Console.Error.WriteLine($"berth load: nothing was echoed by {request.Load.Target}");
             return ExitCode.Failed;
         }
 

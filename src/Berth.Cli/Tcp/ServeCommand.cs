@@ -26,6 +26,7 @@ internal static class ServeCommand
         };
         var trustAny = OptionValues.Flag("--trust-any-proxy-unsafe", "Accept a PROXY header from any address: any client that reaches the port can then claim any address. Only for a port that nothing but the proxy can reach.");
         var proxyHeaderTimeout = OptionValues.Double("--proxy-header-timeout", "Close a connection whose PROXY header is not complete this long after the accept.", 5, 0.001, 3600, "SECONDS");
+        var unix = OptionValues.OptionalText("--unix", "Listen on this Unix domain socket path instead of --host and --port (mode 0660; a stale socket file is replaced, anything else at the path is left alone; removed on stop).", "PATH");
         var scheduling = new Option<HandlerScheduling>("--scheduling")
         {
             Description = "Inline runs the echo on Berth's epoll loop threads (Linux, plain TCP); ThreadPool on the runtime's socket engine.",
@@ -34,7 +35,7 @@ internal static class ServeCommand
         var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
             host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, slowConsumerTimeout, shutdownTimeout, scheduling,
-            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout,
+            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout, unix,
         };
         command.SetRun(
             parsed => new ServeSettings(
@@ -46,7 +47,8 @@ internal static class ServeCommand
                 Limit(parsed.GetValue(slowConsumerTimeout)),
                 TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout)),
                 parsed.GetValue(scheduling),
-                ProxyProtocolSettings.From(parsed.GetValue(proxyProtocol), parsed.GetValue(trustedProxies)!, parsed.GetValue(trustAny), parsed.GetValue(proxyHeaderTimeout))),
+                ProxyProtocolSettings.From(parsed.GetValue(proxyProtocol), parsed.GetValue(trustedProxies)!, parsed.GetValue(trustAny), parsed.GetValue(proxyHeaderTimeout)),
+                parsed.GetValue(unix)),
             ServeRun.RunAsync);
         return command;
     }
