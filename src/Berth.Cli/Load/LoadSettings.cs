@@ -35,6 +35,7 @@ internal sealed record LoadSettings
     {
         var size = SizeMin == SizeMax ? $"{SizeMin} B" : $"{SizeMin}-{SizeMax} B";
         var pace = Rate > 0 ? $"{Rate:0.##} req/s each" : $"pipeline {Pipeline}";
-        return $"{size} x {Connections} conn, {pace}";
+        var over = UnixSocketPath is null ? "" : "unix: ";
+        return $"{over}{size} x {Connections} conn, {pace}";
     }
 }
