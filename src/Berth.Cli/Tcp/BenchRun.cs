@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using Berth.Cli.Load;
 using Berth.Cli.Reports;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 
@@ -38,11 +38,11 @@ internal static class BenchRun
     public static async Task<int> RunAsync(BenchSettings settings)
     {
         var machine = MachineSnapshot.Take();
-        var serverOptions = new TcpServerOptions();
-        var server = new TcpServer(serverOptions, new EchoHandler());
+        var serverOptions = new BerthServerOptions();
+        var server = new BerthServer(serverOptions, new EchoHandler());
         server.Start();
         var unixPath = Socket.OSSupportsUnixDomainSockets ? Path.Combine(Path.GetTempPath(), $"berth-bench-{Environment.ProcessId}.sock") : null;
-        var unixServer = unixPath is null ? null : new TcpServer(new TcpServerOptions { UnixSocketPath = unixPath, BufferPool = serverOptions.BufferPool }, new EchoHandler());
+        var unixServer = unixPath is null ? null : new BerthServer(new BerthServerOptions { UnixSocketPath = unixPath, BufferPool = serverOptions.BufferPool }, new EchoHandler());
         unixServer?.Start();
         var cells = Cells(server, unixPath).ToArray();
         var runs = cells.Select(_ => new List<CellRun>()).ToArray();
@@ -103,7 +103,7 @@ internal static class BenchRun
         return done == total && errors == 0 && serverOptions.BufferPool.Outstanding == 0 ? ExitCode.Done : ExitCode.Failed;
     }
 
-    private static IEnumerable<LoadSettings> Cells(TcpServer server, string? unixPath) =>
+    private static IEnumerable<LoadSettings> Cells(BerthServer server, string? unixPath) =>
         from path in unixPath is null ? [null] : new[] { null, unixPath }
         from size in path is null ? Sizes : UnixSizes
         from connections in ConnectionCounts

@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 
@@ -12,7 +12,7 @@ internal static class ServeRun
 {
     public static async Task<int> RunAsync(ServeSettings settings)
     {
-        var serverOptions = new TcpServerOptions
+        var serverOptions = new BerthServerOptions
         {
             EndPoint = settings.EndPoint,
             Format = LengthFieldFormat.Berth.WithMaxBodyLength(settings.MaxFrame),
@@ -26,7 +26,7 @@ internal static class ServeRun
             UnixSocketPath = settings.UnixSocketPath,
         };
         var listensOn = settings.UnixSocketPath is { } path ? $"unix:{path}" : settings.EndPoint.ToString();
-        var server = new TcpServer(serverOptions, new EchoHandler());
+        var server = new BerthServer(serverOptions, new EchoHandler());
         try
         {
             server.Start();

@@ -1,6 +1,6 @@
 using System.Net;
 using Berth.Proxy;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 

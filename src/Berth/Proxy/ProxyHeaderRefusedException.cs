@@ -1,4 +1,4 @@
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Proxy;
 

@@ -1,8 +1,8 @@
 using System.Buffers;
 using System.Net;
 using System.Net.Sockets;
-using Berth.Tcp;
-using Berth.Tcp.Transport;
+using Berth.Connections;
+using Berth.Connections.Transport;
 
 namespace Berth.Proxy;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using Berth.Proxy;
-using Berth.Tcp;
+using Berth.Connections;
 using Berth.Tests.Tcp;
 using Berth.Tests.Tcp.Hostile;
 using static Berth.Tests.Proxy.SpecHeaders;
@@ -177,10 +177,10 @@ public sealed class ProxyProtocolServerTests
     [Fact]
     public void Requiring_the_header_without_trusted_proxies_is_refused_unless_chosen_explicitly()
     {
-        var options = new TcpServerOptions { ProxyProtocol = new ProxyProtocolOptions() };
-        Assert.Throws<ArgumentException>(() => new TcpServer(options, new EchoHandler()));
+        var options = new BerthServerOptions { ProxyProtocol = new ProxyProtocolOptions() };
+        Assert.Throws<ArgumentException>(() => new BerthServer(options, new EchoHandler()));
         options.ProxyProtocol.TrustEveryAddress = true;
-        _ = new TcpServer(options, new EchoHandler());
+        _ = new BerthServer(options, new EchoHandler());
     }
 
     public static TheoryData<string> Attacks => new(AttackBytes().Keys);
@@ -276,7 +276,7 @@ public sealed class ProxyProtocolServerTests
         ["spoofed from an untrusted address"] = (V1("PROXY TCP4 10.9.9.9 10.0.0.1 1 2\r\n"), Elsewhere, DisconnectReason.ProxyHeaderUntrusted),
     };
 
-    private static TcpServerOptions Options() => new()
+    private static BerthServerOptions Options() => new()
     {
         ProxyProtocol = new ProxyProtocolOptions { TrustedProxies = { new IPNetwork(Proxy, 32) } },
     };

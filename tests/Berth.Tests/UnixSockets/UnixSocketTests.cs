@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Net.Sockets;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 using Berth.Tests.Tcp;
 using Berth.Unix;
 
@@ -25,11 +25,11 @@ public sealed class UnixSocketTests : IDisposable
     public async Task A_client_echoes_over_a_unix_socket_and_the_server_sees_its_process(HandlerScheduling scheduling)
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling };
+        var options = new BerthServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling };
         await using (var server = EchoTests.Start(options, handler))
         {
             var reply = new FirstFrame();
-            await using var client = new Berth.Tcp.TcpClient(new TcpClientOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling }, reply);
+            await using var client = new Berth.Connections.BerthClient(new BerthClientOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling }, reply);
             var connection = await client.ConnectAsync();
             Assert.True(connection.TrySend([1, 2, 3]));
             Assert.Equal(new byte[] { 1, 2, 3 }, await reply.Body.Task.Within());
@@ -48,7 +48,7 @@ public sealed class UnixSocketTests : IDisposable
     public async Task Over_tcp_there_are_no_peer_credentials()
     {
         var handler = new RecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions(), handler);
+        await using var server = EchoTests.Start(new BerthServerOptions(), handler);
         using var client = new RawClient(server.EndPoint);
         Assert.False((await handler.FirstConnection.Within()).TryGetPeerCredentials(out _));
     }
@@ -57,7 +57,7 @@ public sealed class UnixSocketTests : IDisposable
     public async Task An_oversized_frame_closes_only_its_connection_while_another_keeps_echoing()
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { UnixSocketPath = SocketPath, Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) };
+        var options = new BerthServerOptions { UnixSocketPath = SocketPath, Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var good = Connect();
@@ -82,7 +82,7 @@ public sealed class UnixSocketTests : IDisposable
     {
         const int messages = 100_000;
         const int pipeline = 16;
-        await using var server = EchoTests.Start(new TcpServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling });
+        await using var server = EchoTests.Start(new BerthServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling });
         using var client = Connect();
         var burst = new byte[pipeline * (4 + 64)];
         for (var i = 0; i < pipeline; i++)
@@ -132,7 +132,7 @@ public sealed class UnixSocketTests : IDisposable
         using var gone = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         gone.Bind(new UnixDomainSocketEndPoint(SocketPath));
         Assert.True(File.Exists(SocketPath));
-        var options = new TcpServerOptions { UnixSocketPath = SocketPath, UnixSocketMode = UnixFileMode.UserRead | UnixFileMode.UserWrite };
+        var options = new BerthServerOptions { UnixSocketPath = SocketPath, UnixSocketMode = UnixFileMode.UserRead | UnixFileMode.UserWrite };
         await using var server = EchoTests.Start(options);
         if (OperatingSystem.IsLinux())
         {
@@ -147,7 +147,7 @@ public sealed class UnixSocketTests : IDisposable
     public void A_path_that_is_not_a_socket_is_left_alone()
     {
         File.WriteAllText(SocketPath, "precious");
-        var server = new TcpServer(new TcpServerOptions { UnixSocketPath = SocketPath }, new EchoHandler());
+        var server = new BerthServer(new BerthServerOptions { UnixSocketPath = SocketPath }, new EchoHandler());
         Assert.Throws<IOException>(server.Start);
         Assert.Equal("precious", File.ReadAllText(SocketPath));
     }
@@ -155,8 +155,8 @@ public sealed class UnixSocketTests : IDisposable
     [Fact]
     public async Task A_socket_another_server_listens_on_is_left_alone()
     {
-        await using var first = EchoTests.Start(new TcpServerOptions { UnixSocketPath = SocketPath });
-        var second = new TcpServer(new TcpServerOptions { UnixSocketPath = SocketPath }, new EchoHandler());
+        await using var first = EchoTests.Start(new BerthServerOptions { UnixSocketPath = SocketPath });
+        var second = new BerthServer(new BerthServerOptions { UnixSocketPath = SocketPath }, new EchoHandler());
         Assert.Throws<IOException>(second.Start);
         using var client = Connect();
         Echo(client, [6]);
