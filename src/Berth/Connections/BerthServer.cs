@@ -58,6 +58,9 @@ public sealed class BerthServer : IAsyncDisposable
     public IPEndPoint EndPoint => _listener?.LocalEndPoint as IPEndPoint
         ?? throw new InvalidOperationException(_listener is null ? "The server has not started." : "The server listens on a Unix domain socket.");
 
+    /// <summary>Where the server listens: an IP endpoint, or the Unix domain socket's path; null before it started.</summary>
+    internal EndPoint? ListeningEndPoint => _listener?.LocalEndPoint;
+
     /// <summary>Open connections.</summary>
     public int ConnectionCount => _connections.Count;
 

@@ -21,7 +21,8 @@ public sealed class ProxyProtocolServerTests
     public static TheoryData<string, TransportKind> HeadersOverEveryTransport()
     {
         var data = new TheoryData<string, TransportKind>();
-        foreach (var kind in Enum.GetValues<TransportKind>())
+        // A Unix socket has no address to trust: a header there is refused (see DEPLOY.md).
+        foreach (var kind in Enum.GetValues<TransportKind>().Where(k => k != TransportKind.Unix))
         {
             data.Add("v1", kind);
             data.Add("v2", kind);

@@ -45,7 +45,7 @@ public sealed class AllocationTests(ITestOutputHelper output)
         const int messages = 10_000;
         var options = new BerthServerOptions().On(kind);
         await using var server = EchoTests.Start(options);
-        using var client = new RawClient(server.EndPoint, kind);
+        using var client = new RawClient(server, kind);
         var burst = new byte[Pipeline * (4 + size)];
         for (var i = 0; i < Pipeline; i++)
         {

@@ -1,15 +1,15 @@
 using System.Buffers;
-using System.Buffers.Binary;
 using System.Net.Sockets;
-using Berth.Framing;
 using Berth.Connections;
 using Berth.Tests.Tcp;
 using Berth.Unix;
 
 namespace Berth.Tests.UnixSockets;
 
-/// <summary>The server and client over Unix domain sockets: the same engine, framing, limits and allocation rule as TCP.</summary>
-[Collection(nameof(AllocationTests))]
+/// <summary>
+/// What only Unix domain sockets have: the socket file's life, the peer's credentials, the client's path. Echo,
+/// hostile input, backpressure and allocation run over them with every transport (<see cref="TransportKind.Unix"/>).
+/// </summary>
 public sealed class UnixSocketTests : IDisposable
 {
     private readonly DirectoryInfo _directory = Directory.CreateTempSubdirectory("berth-unix-");
@@ -51,77 +51,6 @@ public sealed class UnixSocketTests : IDisposable
         await using var server = EchoTests.Start(new BerthServerOptions(), handler);
         using var client = new RawClient(server.EndPoint);
         Assert.False((await handler.FirstConnection.Within()).TryGetPeerCredentials(out _));
-    }
-
-    [Fact]
-    public async Task An_oversized_frame_closes_only_its_connection_while_another_keeps_echoing()
-    {
-        var handler = new RecordingHandler();
-        var options = new BerthServerOptions { UnixSocketPath = SocketPath, Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) };
-        await using (var server = EchoTests.Start(options, handler))
-        {
-            using var good = Connect();
-            using var bad = Connect();
-            Echo(good, [1]);
-            var header = new byte[4];
-            BinaryPrimitives.WriteUInt32LittleEndian(header, 1001);
-            bad.Send(header);
-            Echo(good, [2]);
-            Assert.Equal(0, bad.Receive(new byte[16]));
-            Echo(good, [3]);
-            await Waits.Until(() => !handler.Disconnects.IsEmpty);
-            Assert.Equal(DisconnectReason.FrameTooLarge, Assert.Single(handler.Disconnects).Info.Reason);
-        }
-
-        Assert.Equal(0, options.BufferPool.Outstanding);
-    }
-
-    [Theory]
-    [MemberData(nameof(Schedulings))]
-    public async Task Echo_over_a_unix_socket_allocates_nothing_per_message(HandlerScheduling scheduling)
-    {
-        const int messages = 100_000;
-        const int pipeline = 16;
-        await using var server = EchoTests.Start(new BerthServerOptions { UnixSocketPath = SocketPath, HandlerScheduling = scheduling });
-        using var client = Connect();
-        var burst = new byte[pipeline * (4 + 64)];
-        for (var i = 0; i < pipeline; i++)
-        {
-            RawClient.Frame(new byte[64]).CopyTo(burst, i * (4 + 64));
-        }
-
-        var replies = new byte[burst.Length];
-        void RoundTrips(int count)
-        {
-            for (var sent = 0; sent < count; sent += pipeline)
-            {
-                client.Send(burst);
-                for (var received = 0; received < replies.Length;)
-                {
-                    received += client.Receive(replies.AsSpan(received));
-                }
-            }
-        }
-
-        var best = await Task.Factory.StartNew(
-            () =>
-            {
-                RoundTrips(20_000);
-                var best = double.MaxValue;
-                for (var attempt = 0; attempt < 3 && best >= 1.0; attempt++)
-                {
-                    var before = GC.GetTotalAllocatedBytes(precise: true);
-                    RoundTrips(messages);
-                    best = Math.Min(best, (double)(GC.GetTotalAllocatedBytes(precise: true) - before) / messages);
-                }
-
-                return best;
-            },
-            CancellationToken.None,
-            TaskCreationOptions.LongRunning,
-            TaskScheduler.Default);
-
-        Assert.True(best < 1.0, $"{best:F3} bytes allocated per message");
     }
 
     [Fact]
