@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of one target of tests/Berth.Fuzz with AFL++ and SharpFuzz.
-#   bash scripts/fuzz-guided.sh decoder|reader [SECONDS]     (default 600 s)
+#   bash scripts/fuzz-guided.sh decoder|reader|proxy [SECONDS]     (default 600 s)
 # Publishes the runner to artifacts/fuzz/TARGET, instruments its Berth.dll, starts from the corpus in
 # tests/Berth.Fuzz/Corpus/TARGET and prints AFL++'s figures. Exits non-zero when AFL++ saved a crash or a hang
 # (inputs under artifacts/fuzz/TARGET/findings/default/crashes and hangs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: fuzz-guided.sh decoder|reader [SECONDS]}
+target=${1:?usage: fuzz-guided.sh decoder|reader|proxy [SECONDS]}
 seconds=${2:-600}
 out=artifacts/fuzz/$target
 

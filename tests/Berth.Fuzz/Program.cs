@@ -1,14 +1,15 @@
 using Berth.Fuzz;
 
-// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|all] [--warm-up N] [--replay CASE_SEED] [--afl]
+// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|proxy|all] [--warm-up N] [--replay CASE_SEED] [--afl]
 // With --afl the one target runs under AFL++ (coverage-guided, see docs/RELIABILITY.md) instead of from a seed.
 var options = FuzzOptions.Parse(args);
 Func<IFuzzTarget>[] factories = options.Target switch
 {
     "decoder" => [() => new FrameDecoderTarget()],
     "reader" => [() => new PacketReaderTarget()],
-    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget()],
-    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader or all)"),
+    "proxy" => [() => new ProxyHeaderTarget()],
+    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget(), () => new ProxyHeaderTarget()],
+    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader, proxy or all)"),
 };
 
 if (options.Guided)

@@ -108,19 +108,29 @@ internal sealed class LoadRunner(LoadSettings settings)
 
     private async Task<Socket> ConnectAsync(CancellationToken cancellationToken)
     {
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        var socket = settings.UnixSocketPath is null
+            ? new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true }
+            : new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             timeout.CancelAfter(TimeSpan.FromSeconds(10));
-            await socket.ConnectAsync(settings.Host, settings.Port, timeout.Token);
+            if (settings.UnixSocketPath is { } path)
+            {
+                await socket.ConnectAsync(new UnixDomainSocketEndPoint(path), timeout.Token);
+            }
+            else
+            {
+                await socket.ConnectAsync(settings.Host, settings.Port, timeout.Token);
+            }
+
             return socket;
         }
         catch (Exception e) when (e is SocketException or OperationCanceledException && !cancellationToken.IsCancellationRequested)
         {
             socket.Dispose();
             var why = e is SocketException socketError ? socketError.Message : "timed out";
-            throw new IOException($"cannot connect to {settings.Host}:{settings.Port}: {why}", e);
+            throw new IOException($"cannot connect to {settings.Target}: {why}", e);
         }
     }
 }

@@ -7,6 +7,12 @@ internal sealed record LoadSettings
 
     public required int Port { get; init; }
 
+    /// <summary>When set, connections go to this Unix domain socket path instead of <see cref="Host"/> and <see cref="Port"/>.</summary>
+    public string? UnixSocketPath { get; init; }
+
+    /// <summary>What the connections go to, as reports name it.</summary>
+    public string Target => UnixSocketPath is null ? $"{Host}:{Port}" : $"unix:{UnixSocketPath}";
+
     public int Connections { get; init; } = 50;
 
     /// <summary>Smallest body; equal to <see cref="SizeMax"/> for a fixed size.</summary>
@@ -29,6 +35,7 @@ internal sealed record LoadSettings
     {
         var size = SizeMin == SizeMax ? $"{SizeMin} B" : $"{SizeMin}-{SizeMax} B";
         var pace = Rate > 0 ? $"{Rate:0.##} req/s each" : $"pipeline {Pipeline}";
-        return $"{size} x {Connections} conn, {pace}";
+        var over = UnixSocketPath is null ? "" : "unix: ";
+        return $"{over}{size} x {Connections} conn, {pace}";
     }
 }

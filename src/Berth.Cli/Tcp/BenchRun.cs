@@ -1,3 +1,4 @@
+using System.Net.Sockets;
 using Berth.Cli.Load;
 using Berth.Cli.Reports;
 using Berth.Connections;
@@ -16,6 +17,9 @@ internal static class BenchRun
 {
     private static readonly int[] Sizes = [64, 512, 1024, 65536];
     private static readonly int[] ConnectionCounts = [1, 100];
+
+    /// <summary>The sizes also run over a Unix domain socket, beside the same cells over TCP loopback.</summary>
+    private static readonly int[] UnixSizes = [64, 1024];
 
     /// <summary>Keeps at most 256 KiB in flight per connection, so 64 KiB echoes stay inside the 1 MiB send queue.</summary>
     private const int InFlightBytesPerConnection = 256 * 1024;
@@ -38,7 +42,10 @@ internal static class BenchRun
         var serverOptions = new BerthServerOptions();
         var server = new BerthServer(serverOptions, new EchoHandler());
         server.Start();
-        var cells = Cells(server).ToArray();
+        var unixPath = Socket.OSSupportsUnixDomainSockets ? Path.Combine(Path.GetTempPath(), $"berth-bench-{Environment.ProcessId}.sock") : null;
+        var unixServer = unixPath is null ? null : new BerthServer(new BerthServerOptions { UnixSocketPath = unixPath, BufferPool = serverOptions.BufferPool }, new EchoHandler());
+        unixServer?.Start();
+        var cells = Cells(server, unixPath).ToArray();
         var runs = cells.Select(_ => new List<CellRun>()).ToArray();
         var total = cells.Length * settings.Repeat;
         using var signals = new StopSignals(signal => Console.Error.WriteLine($"\n{signal}: stopping; the report will have the finished cells"));
@@ -69,6 +76,10 @@ internal static class BenchRun
         finally
         {
             await server.StopAsync(signals.StopNow);
+            if (unixServer is not null)
+            {
+                await unixServer.StopAsync(signals.StopNow);
+            }
         }
 
         var finished = runs.Where(r => r.Count > 0).ToArray();
@@ -94,13 +105,15 @@ internal static class BenchRun
         return done == total && errors == 0 && serverOptions.BufferPool.Outstanding == 0 ? ExitCode.Done : ExitCode.Failed;
     }
 
-    private static IEnumerable<LoadSettings> Cells(BerthServer server) =>
-        from size in Sizes
+    private static IEnumerable<LoadSettings> Cells(BerthServer server, string? unixPath) =>
+        from path in unixPath is null ? [null] : new[] { null, unixPath }
+        from size in path is null ? Sizes : UnixSizes
         from connections in ConnectionCounts
         select new LoadSettings
         {
             Host = server.EndPoint.Address.ToString(),
             Port = server.EndPoint.Port,
+            UnixSocketPath = path,
             Connections = connections,
             SizeMin = size,
             SizeMax = size,
@@ -135,7 +148,7 @@ internal static class BenchRun
         ChartSeries Series(string name, Func<CellRun, double> value) => new(name, [.. cells.Select(runs => Of(runs, value))]);
         var table = new ReportTable(
             "bench",
-            "Berth framed echo over loopback (in-process server)",
+            "Berth framed echo over loopback TCP and, in the rows marked unix, a Unix domain socket (in-process servers)",
             Columns,
             [
                 .. cells.Select(runs => new object[]

@@ -13,7 +13,7 @@ internal static class LoadCommand
         var host = OptionValues.Text("--host", "Server address or name.", "127.0.0.1", "HOST");
         var port = OptionValues.Int("--port", "Server port.", 0, 1, 65535);
         port.DefaultValueFactory = null;
-        port.Required = true;
+        var unix = OptionValues.OptionalText("--unix", "Connect to this Unix domain socket path instead of --host and --port.", "PATH");
         var connections = OptionValues.Int("--connections", "Connections, each with its own socket.", 50, 1, 100_000);
         var size = OptionValues.Int("--size", "Body size of every frame, in bytes.", 64, 0, MaxSize);
         var sizeMin = OptionValues.OptionalInt("--size-min", "Smallest body when sizes vary (default: --size).", 0, MaxSize);
@@ -25,10 +25,15 @@ internal static class LoadCommand
         var data = OptionValues.OptionalText("--data", "Also write the result table as a result file (docs/RESULTS.md) here.", "FILE");
         var command = new Command("load", "Framed echo load against any Berth-format server, with a latency histogram. Exits with 1 when nothing was echoed or any connection failed, naming each error.")
         {
-            host, port, connections, size, sizeMin, sizeMax, pipeline, rate, warmup, duration, data,
+            host, port, unix, connections, size, sizeMin, sizeMax, pipeline, rate, warmup, duration, data,
         };
         command.Validators.Add(result =>
         {
+            if (result.GetValue(unix) is null && result.GetResult(port) is null)
+            {
+                result.AddError("Option '--port' is required (or '--unix PATH').");
+            }
+
             var fixedSize = result.GetValue(size);
             if ((result.GetValue(sizeMin) ?? fixedSize) > (result.GetValue(sizeMax) ?? fixedSize))
             {
@@ -38,12 +43,14 @@ internal static class LoadCommand
         command.SetRun(
             parsed =>
             {
-                var endPoint = EndPoints.Resolve(parsed.GetValue(host)!, parsed.GetRequiredValue(port));
+                var path = parsed.GetValue(unix);
+                var endPoint = path is null ? EndPoints.Resolve(parsed.GetValue(host)!, parsed.GetRequiredValue(port)) : null;
                 var fixedSize = parsed.GetValue(size);
                 var settings = new LoadSettings
                 {
-                    Host = endPoint.Address.ToString(),
-                    Port = endPoint.Port,
+                    Host = endPoint?.Address.ToString() ?? "",
+                    Port = endPoint?.Port ?? 0,
+                    UnixSocketPath = path,
                     Connections = parsed.GetValue(connections),
                     SizeMin = parsed.GetValue(sizeMin) ?? fixedSize,
                     SizeMax = parsed.GetValue(sizeMax) ?? fixedSize,

@@ -38,7 +38,7 @@ internal static class LoadRun
             return ExitCode.Failed;
         }
 
-        var table = new ReportTable("load", $"Framed echo load against {request.Load.Host}:{request.Load.Port}", Columns, [Row(result)]);
+        var table = new ReportTable("load", $"Framed echo load against {request.Load.Target}", Columns, [Row(result)]);
         TextTableWriter.Write(Console.Out, table);
         if (request.DataPath is not null)
         {
@@ -52,7 +52,7 @@ internal static class LoadRun
 
         if (result.Messages == 0)
         {
-            Console.Error.WriteLine($"berth load: nothing was echoed by {request.Load.Host}:{request.Load.Port}");
+            Console.Error.WriteLine($"berth load: nothing was echoed by {request.Load.Target}");
             return ExitCode.Failed;
         }
 

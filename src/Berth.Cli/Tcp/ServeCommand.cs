@@ -17,6 +17,16 @@ internal static class ServeCommand
         var frameTimeout = OptionValues.Double("--frame-timeout", "Close a connection whose frame is not complete this long after its first byte arrived; 0 never does.", 10, 0, 86_400, "SECONDS");
         var slowConsumerTimeout = OptionValues.Double("--slow-consumer-timeout", "Close a connection whose peer stopped reading its replies for this long (its receive paused for a full send queue with no send completing); 0 never does.", 30, 0, 86_400, "SECONDS");
         var shutdownTimeout = OptionValues.Double("--shutdown-timeout", "On the first Ctrl-C or SIGTERM, how long connections get to flush before they are aborted; a second signal aborts at once.", 5, 0, 86_400, "SECONDS");
+        var proxyProtocol = OptionValues.Flag("--proxy-protocol", "Connections from the trusted proxies begin with a PROXY-protocol header (v1 or v2, before TLS); the client it names becomes the connection's peer. Needs '--trusted-proxy'.");
+        var trustedProxies = new Option<string[]>("--trusted-proxy")
+        {
+            Description = "An address range (CIDR, e.g. 10.0.0.0/8) allowed to send a PROXY header; repeat for more. A header from anywhere else closes its connection.",
+            HelpName = "CIDR",
+            DefaultValueFactory = _ => [],
+        };
+        var trustAny = OptionValues.Flag("--trust-any-proxy-unsafe", "Accept a PROXY header from any address: any client that reaches the port can then claim any address. Only for a port that nothing but the proxy can reach.");
+        var proxyHeaderTimeout = OptionValues.Double("--proxy-header-timeout", "Close a connection whose PROXY header is not complete this long after the accept.", 5, 0.001, 3600, "SECONDS");
+        var unix = OptionValues.OptionalText("--unix", "Listen on this Unix domain socket path instead of --host and --port (mode 0660; a stale socket file is replaced, anything else at the path is left alone; removed on stop).", "PATH");
         var scheduling = new Option<HandlerScheduling>("--scheduling")
         {
             Description = "Inline runs the echo on Berth's epoll loop threads (Linux, plain TCP); ThreadPool on the runtime's socket engine.",
@@ -25,6 +35,7 @@ internal static class ServeCommand
         var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
             host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, slowConsumerTimeout, shutdownTimeout, scheduling,
+            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout, unix,
         };
         command.SetRun(
             parsed => new ServeSettings(
@@ -35,7 +46,9 @@ internal static class ServeCommand
                 Limit(parsed.GetValue(frameTimeout)),
                 Limit(parsed.GetValue(slowConsumerTimeout)),
                 TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout)),
-                parsed.GetValue(scheduling)),
+                parsed.GetValue(scheduling),
+                ProxyProtocolSettings.From(parsed.GetValue(proxyProtocol), parsed.GetValue(trustedProxies)!, parsed.GetValue(trustAny), parsed.GetValue(proxyHeaderTimeout)),
+                parsed.GetValue(unix)),
             ServeRun.RunAsync);
         return command;
     }

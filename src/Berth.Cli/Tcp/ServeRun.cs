@@ -22,21 +22,24 @@ internal static class ServeRun
             SlowConsumerTimeout = settings.SlowConsumerTimeout,
             ShutdownTimeout = settings.ShutdownTimeout,
             HandlerScheduling = settings.Scheduling,
+            ProxyProtocol = settings.ProxyProtocol,
+            UnixSocketPath = settings.UnixSocketPath,
         };
+        var listensOn = settings.UnixSocketPath is { } path ? $"unix:{path}" : settings.EndPoint.ToString();
         var server = new BerthServer(serverOptions, new EchoHandler());
         try
         {
             server.Start();
         }
-        catch (SocketException e)
+        catch (Exception e) when (e is SocketException or IOException)
         {
             await server.StopAsync();
-            throw new IOException($"cannot listen on {settings.EndPoint}: {e.Message}", e);
+            throw new IOException($"cannot listen on {listensOn}: {e.Message}", e);
         }
 
         using var signals = new StopSignals(signal => Console.WriteLine(
             $"{signal}: stopping, closing {server.ConnectionCount} connection(s) (up to {serverOptions.ShutdownTimeout.TotalSeconds:0.#} s; Ctrl-C again to stop at once)"));
-        Console.WriteLine($"listening on {server.EndPoint.Address}:{server.EndPoint.Port}");
+        Console.WriteLine(settings.UnixSocketPath is null ? $"listening on {server.EndPoint.Address}:{server.EndPoint.Port}" : $"listening on {listensOn}");
         try
         {
             await Task.Delay(Timeout.Infinite, signals.Stopping);

@@ -49,18 +49,29 @@ public sealed class BerthClient : IAsyncDisposable
         ObjectDisposedException.ThrowIf(_disposing.IsCancellationRequested, this);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposing.Token);
         timeout.CancelAfter(_options.ConnectTimeout);
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
+        var path = _options.UnixSocketPath;
+        var socket = path is null
+            ? new Socket(SocketType.Stream, ProtocolType.Tcp)
+            : new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         ConnectionTransport transport;
         try
         {
-            await socket.ConnectAsync(_options.Host, _options.Port, timeout.Token).ConfigureAwait(false);
+            if (path is null)
+            {
+                await socket.ConnectAsync(_options.Host, _options.Port, timeout.Token).ConfigureAwait(false);
+            }
+            else
+            {
+                await socket.ConnectAsync(new UnixDomainSocketEndPoint(path), timeout.Token).ConfigureAwait(false);
+            }
+
             _options.ApplyTo(socket);
             transport = await SecureAsync(socket, timeout.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && !_disposing.IsCancellationRequested)
         {
             socket.Dispose();
-            throw new TimeoutException($"Connecting to {_options.Host}:{_options.Port} took longer than {_options.ConnectTimeout}.");
+            throw new TimeoutException($"Connecting to {path ?? $"{_options.Host}:{_options.Port}"} took longer than {_options.ConnectTimeout}.");
         }
         catch
         {

@@ -27,6 +27,9 @@ public sealed class BerthClientOptions : ConnectionOptions
     /// <summary>Longest wait between reconnect attempts. Default 10 s.</summary>
     public TimeSpan ReconnectMaxDelay { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>When set, the client connects to this Unix domain socket path; <see cref="Host"/> and <see cref="Port"/> are not used.</summary>
+    public string? UnixSocketPath { get; set; }
+
     /// <summary>When set, the client speaks TLS with these settings.</summary>
     public SslClientAuthenticationOptions? Tls { get; set; }
 
@@ -36,9 +39,17 @@ public sealed class BerthClientOptions : ConnectionOptions
     internal void ValidateClient()
     {
         Validate();
-        ArgumentException.ThrowIfNullOrWhiteSpace(Host);
-        ArgumentOutOfRangeException.ThrowIfLessThan(Port, 1);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(Port, 65535);
+        if (UnixSocketPath is not null)
+        {
+            ArgumentException.ThrowIfNullOrWhiteSpace(UnixSocketPath);
+        }
+        else
+        {
+            ArgumentException.ThrowIfNullOrWhiteSpace(Host);
+            ArgumentOutOfRangeException.ThrowIfLessThan(Port, 1);
+            ArgumentOutOfRangeException.ThrowIfGreaterThan(Port, 65535);
+        }
+
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(ConnectTimeout, TimeSpan.Zero);
     }
 }

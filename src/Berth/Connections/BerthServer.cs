@@ -4,6 +4,8 @@ using System.Net.Security;
 using System.Net.Sockets;
 using Berth.Buffers;
 using Berth.Connections.Transport;
+using Berth.Proxy;
+using Berth.Unix;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -25,7 +27,7 @@ public sealed class BerthServer : IAsyncDisposable
     private readonly CancellationTokenSource _stopping = new();
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly SemaphoreSlim? _slots;
-    private readonly IPreFramingStage _preFraming = PassThroughStage.Instance;
+    private readonly IPreFramingStage _preFraming;
     private Socket? _listener;
     private Task _accepting = Task.CompletedTask;
     private TimeoutSweeper? _sweeper;
@@ -44,6 +46,7 @@ public sealed class BerthServer : IAsyncDisposable
         // Made once and shared: per connection they would be two more objects on every idle connection.
         _connectionLogger = options.LoggerFactory.CreateLogger<Connection>();
         _onClosed = Closed;
+        _preFraming = options.ProxyProtocol is { } proxy ? new ProxyHeaderStage(proxy) : PassThroughStage.Instance;
         if (options.ConnectionLimitPolicy == ConnectionLimitPolicy.PauseAccepting)
         {
             _slots = new SemaphoreSlim(options.MaxConnections, options.MaxConnections);
@@ -51,7 +54,12 @@ public sealed class BerthServer : IAsyncDisposable
     }
 
     /// <summary>The address the server listens on, with the port the system picked when it was 0.</summary>
-    public IPEndPoint EndPoint => (IPEndPoint)(_listener?.LocalEndPoint ?? throw new InvalidOperationException("The server has not started."));
+    /// <exception cref="InvalidOperationException">The server has not started, or listens on a Unix domain socket.</exception>
+    public IPEndPoint EndPoint => _listener?.LocalEndPoint as IPEndPoint
+        ?? throw new InvalidOperationException(_listener is null ? "The server has not started." : "The server listens on a Unix domain socket.");
+
+    /// <summary>Where the server listens: an IP endpoint, or the Unix domain socket's path; null before it started.</summary>
+    internal EndPoint? ListeningEndPoint => _listener?.LocalEndPoint;
 
     /// <summary>Open connections.</summary>
     public int ConnectionCount => _connections.Count;
@@ -71,10 +79,26 @@ public sealed class BerthServer : IAsyncDisposable
             throw new InvalidOperationException("The server has already started.");
         }
 
-        var listener = new Socket(_options.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        var path = _options.UnixSocketPath;
+        if (path is not null)
+        {
+            UnixSocketFile.Reclaim(path);
+        }
+
+        var listener = path is null
+            ? new Socket(_options.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp)
+            : new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
         {
-            listener.Bind(_options.EndPoint);
+            if (path is null)
+            {
+                listener.Bind(_options.EndPoint);
+            }
+            else
+            {
+                UnixSocketFile.Bind(listener, path, _options.UnixSocketMode);
+            }
+
             listener.Listen(_options.Backlog);
         }
         catch
@@ -116,6 +140,11 @@ public sealed class BerthServer : IAsyncDisposable
     {
         await _stopping.CancelAsync().ConfigureAwait(false);
         _listener?.Dispose();
+        if (_listener is not null && _options.UnixSocketPath is { } path)
+        {
+            UnixSocketFile.Remove(path);
+        }
+
         await _accepting.ConfigureAwait(false);
         _sweeper?.Dispose();
 
@@ -226,7 +255,13 @@ public sealed class BerthServer : IAsyncDisposable
         }
         catch (Exception e)
         {
-            Create(id, new SocketTransport(socket)).Lifetime.Refuse(DisconnectReason.MalformedFrame, e);
+            var reason = e switch
+            {
+                ProxyHeaderRefusedException refused => refused.Reason,
+                OperationCanceledException => DisconnectReason.ServerStopping,
+                _ => DisconnectReason.SocketError,
+            };
+            Create(id, new SocketTransport(socket)).Lifetime.Refuse(reason, e);
             return;
         }
 

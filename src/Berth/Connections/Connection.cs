@@ -3,6 +3,7 @@ using System.Net;
 using Berth.Framing;
 using Berth.Connections.Send;
 using Berth.Connections.Transport;
+using Berth.Unix;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -45,6 +46,12 @@ public sealed class Connection
 
     /// <summary>The peer's address.</summary>
     public EndPoint? RemoteEndPoint { get; }
+
+    /// <summary>
+    /// The credentials of the process at the other end of a Unix domain socket (Linux), read from the kernel on each
+    /// call; false over TCP, on other systems, or once the connection is closed.
+    /// </summary>
+    public bool TryGetPeerCredentials(out UnixPeerCredentials credentials) => Lifetime.TryGetPeerCredentials(out credentials);
 
     /// <summary>True until the connection starts closing; sends are refused from then on.</summary>
     public bool IsConnected => !Lifetime.IsClosing;

@@ -52,6 +52,9 @@ internal sealed class ConnectionLifetime
     /// <summary>True once a close started; sends are refused from then on.</summary>
     public bool IsClosing => _closing;
 
+    /// <summary>The peer process's credentials, from the transport's socket (see <see cref="Connection.TryGetPeerCredentials"/>).</summary>
+    public bool TryGetPeerCredentials(out Unix.UnixPeerCredentials credentials) => _transport.TryGetPeerCredentials(out credentials);
+
     /// <summary>Whether the close under way writes what is queued before shutting the send side down.</summary>
     public bool FlushOnClose => _flushOnClose;
 

@@ -98,6 +98,12 @@ public class ConnectionOptions
 
     internal void ApplyTo(Socket socket)
     {
+        if (socket.AddressFamily == AddressFamily.Unix)
+        {
+            // Neither Nagle nor keep-alive exists on a Unix domain socket.
+            return;
+        }
+
         socket.NoDelay = NoDelay;
         socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, KeepAlive);
     }

@@ -45,4 +45,25 @@ public enum DisconnectReason
 
     /// <summary>A frame took longer than <see cref="ConnectionOptions.FrameTimeout"/> to arrive once it had begun.</summary>
     FrameTimeout,
+
+    /// <summary>A trusted proxy's connection under <c>ProxyHeaderPolicy.Required</c> began without a PROXY-protocol header.</summary>
+    ProxyHeaderMissing,
+
+    /// <summary>The PROXY-protocol header broke the specification, or a stream began like one and diverged.</summary>
+    ProxyHeaderMalformed,
+
+    /// <summary>The PROXY-protocol header was, or announced, more bytes than its bound.</summary>
+    ProxyHeaderTooLarge,
+
+    /// <summary>The PROXY-protocol header (or, from an untrusted address, the first bytes) did not arrive within its deadline.</summary>
+    ProxyHeaderTimeout,
+
+    /// <summary>A PROXY-protocol header came from an address not among the trusted proxies.</summary>
+    ProxyHeaderUntrusted,
+
+    /// <summary>A well-formed PROXY-protocol header this server cannot use (another version or command, a datagram family).</summary>
+    ProxyHeaderUnsupported,
+
+    /// <summary>The application's <c>ProxyProtocolOptions.OnHeader</c> refused the header.</summary>
+    ProxyHeaderRejected,
 }

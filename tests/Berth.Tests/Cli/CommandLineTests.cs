@@ -128,6 +128,17 @@ public sealed class CommandLineTests
         Assert.Empty(output);
     }
 
+    [Theory]
+    [InlineData("serve --port 0 --proxy-protocol", "option '--proxy-protocol' needs '--trusted-proxy CIDR'")]
+    [InlineData("serve --port 0 --trusted-proxy 10.0.0.0/8", "options '--trusted-proxy' and '--trust-any-proxy-unsafe' need '--proxy-protocol'")]
+    [InlineData("serve --port 0 --proxy-protocol --trusted-proxy 10.0.0.0/33", "option '--trusted-proxy' must be an address range")]
+    public async Task AProxyProtocolWithoutSafeTrustIsBadUsage(string commandLine, string expected)
+    {
+        var (exit, _, error) = await RunAsync(commandLine.Split(' '));
+        Assert.Equal(2, exit);
+        Assert.StartsWith($"berth serve: {expected}", error);
+    }
+
     [Fact]
     public async Task BenchIntoAnUnwritableFolderFailsBeforeRunning()
     {
@@ -221,7 +232,9 @@ public sealed class CommandLineTests
             Assert.StartsWith("berth bench --duration 0.2", file.Provenance.Command, StringComparison.Ordinal);
             var table = Assert.Single(file.Tables);
             Assert.Equal("bench", table.Id);
-            Assert.Equal(8, table.Rows.Count);
+            // 4 sizes x 2 connection counts over TCP, and 2 sizes x 2 over a Unix socket.
+            Assert.Equal(12, table.Rows.Count);
+            Assert.Equal(4, table.Rows.Count(r => ((string)r[0]!).StartsWith("unix: ", StringComparison.Ordinal)));
             Assert.All(table.Rows, row =>
             {
                 Assert.Contains(" conn", (string)row[0]!);

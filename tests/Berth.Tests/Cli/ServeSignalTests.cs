@@ -66,7 +66,7 @@ public sealed partial class ServeSignalTests
         }
     }
 
-    private static async Task<int> ListeningPortAsync(BerthProcess serve)
+    internal static async Task<int> ListeningPortAsync(BerthProcess serve)
     {
         var line = await serve.LineStartingWithAsync("listening on ");
         var match = ListeningOn().Match(line);

@@ -18,6 +18,9 @@ public class FuzzSubsetTests
     public void Packet_reader_holds_over_spans_and_segments() => AssertHeld(new PacketReaderTarget());
 
     [Fact]
+    public void Proxy_header_parser_holds_contiguous_and_segmented() => AssertHeld(new ProxyHeaderTarget());
+
+    [Fact]
     public void Every_layout_and_preset_is_fuzzed()
     {
         var names = new FrameDecoderTarget().Variants.Select(v => v.Name).ToList();

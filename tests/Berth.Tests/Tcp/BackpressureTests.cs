@@ -23,7 +23,7 @@ public sealed class BackpressureTests
         {
             for (var round = 0; round < 5; round++)
             {
-                using var client = new RawClient(server.EndPoint, kind);
+                using var client = new RawClient(server, kind);
                 var sending = OnOwnThread(() => SendAll(client));
                 var receiving = OnOwnThread(() => ReceiveAll(client));
                 await Task.WhenAll(sending, receiving).Within();
@@ -47,7 +47,7 @@ public sealed class BackpressureTests
         var handler = new RecordingHandler();
         await using (var server = EchoTests.Start(options, handler))
         {
-            var client = new RawClient(server.EndPoint, kind);
+            var client = new RawClient(server, kind);
             var flooding = OnOwnThread(() => Flood(client, RawClient.Frame(new byte[body])));
             var connection = await handler.FirstConnection.Within();
             var info = await connection.Closed.Within();

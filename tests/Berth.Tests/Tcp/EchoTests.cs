@@ -16,7 +16,7 @@ public sealed class EchoTests
         var options = new BerthServerOptions().On(kind);
         await using (var server = Start(options))
         {
-            using var client = new RawClient(server.EndPoint, kind);
+            using var client = new RawClient(server, kind);
             var body = RandomBody(size, seed: size);
             client.SendFrame(body);
             Assert.Equal(body, client.ReceiveFrame());
@@ -34,7 +34,7 @@ public sealed class EchoTests
         var options = new BerthServerOptions().On(kind);
         await using (var server = Start(options))
         {
-            using var client = new RawClient(server.EndPoint, kind);
+            using var client = new RawClient(server, kind);
             var random = new Random(7);
             for (var i = 0; i < 200; i++)
             {
@@ -52,7 +52,7 @@ public sealed class EchoTests
     public async Task FramesArrivingOneByteAtATimeAreReassembled(TransportKind kind)
     {
         await using var server = Start(new BerthServerOptions().On(kind));
-        using var client = new RawClient(server.EndPoint, kind);
+        using var client = new RawClient(server, kind);
         var bodies = Enumerable.Range(0, 5).Select(i => RandomBody(i * 37, i)).ToArray();
         foreach (var b in bodies.SelectMany(b => RawClient.Frame(b)))
         {
@@ -70,7 +70,7 @@ public sealed class EchoTests
     public async Task APipelinedBurstInOneWriteIsEchoedInOrder(TransportKind kind)
     {
         await using var server = Start(new BerthServerOptions { ReceiveBufferSize = 1024 }.On(kind));
-        using var client = new RawClient(server.EndPoint, kind);
+        using var client = new RawClient(server, kind);
         var bodies = Enumerable.Range(0, 2000).Select(i => RandomBody(i % 300, i)).ToArray();
         client.Send(bodies.SelectMany(b => RawClient.Frame(b)).ToArray());
         foreach (var body in bodies)
@@ -92,7 +92,7 @@ public sealed class EchoTests
             {
                 for (var i = 0; i < count; i++)
                 {
-                    clients.Add(new RawClient(server.EndPoint, kind));
+                    clients.Add(new RawClient(server, kind));
                 }
 
                 for (var i = 0; i < count; i++)
@@ -125,7 +125,7 @@ public sealed class EchoTests
         var received = new TaskCompletionSource<byte[]>();
         var collector = new CollectingHandler(received);
         await using var client = new BerthClient(
-            new BerthClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp }.On(kind),
+            new BerthClientOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind, server),
             collector);
         var connection = await client.ConnectAsync();
         Assert.True(connection.TrySend([1, 2, 3]));

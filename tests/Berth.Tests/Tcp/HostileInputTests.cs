@@ -15,8 +15,8 @@ public sealed class HostileInputTests
         var options = new BerthServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) }.On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
-            using var good = new RawClient(server.EndPoint, kind);
-            using var bad = new RawClient(server.EndPoint, kind);
+            using var good = new RawClient(server, kind);
+            using var bad = new RawClient(server, kind);
             good.SendFrame([1]);
             Assert.Equal(new byte[] { 1 }, good.ReceiveFrame());
 
@@ -40,7 +40,7 @@ public sealed class HostileInputTests
     {
         var handler = new RecordingHandler();
         await using var server = EchoTests.Start(new BerthServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind), handler);
-        using var bad = new RawClient(server.EndPoint, kind);
+        using var bad = new RawClient(server, kind);
         bad.Send([1, 0]);
         Assert.True(bad.WaitForClose());
         await Waits.Until(() => !handler.Disconnects.IsEmpty);
@@ -55,8 +55,8 @@ public sealed class HostileInputTests
         var options = new BerthServerOptions().On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
-            using var good = new RawClient(server.EndPoint, kind);
-            using var bad = new RawClient(server.EndPoint, kind);
+            using var good = new RawClient(server, kind);
+            using var bad = new RawClient(server, kind);
             bad.SendFrame([]);
             Assert.True(bad.WaitForClose());
             good.SendFrame([9]);

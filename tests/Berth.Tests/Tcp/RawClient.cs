@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -16,17 +17,37 @@ internal sealed class RawClient : IDisposable
 
     /// <param name="endPoint">The server.</param>
     /// <param name="kind">What the server runs; only <see cref="TransportKind.Tls"/> changes this side.</param>
-    public RawClient(IPEndPoint endPoint, TransportKind kind = TransportKind.Epoll)
+    /// <param name="preamble">Bytes sent in the clear right after connecting, before any TLS (a PROXY-protocol header).</param>
+    /// <param name="from">The local address to connect from (on Linux any of 127.0.0.0/8 is loopback).</param>
+    public RawClient(EndPoint endPoint, TransportKind kind = TransportKind.Epoll, byte[]? preamble = null, IPAddress? from = null)
     {
-        Socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Socket = endPoint.AddressFamily == AddressFamily.Unix
+            ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
+            : new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         Socket.ReceiveTimeout = (int)Patience.TotalMilliseconds;
         Socket.SendTimeout = (int)Patience.TotalMilliseconds;
+        if (from is not null)
+        {
+            Socket.Bind(new IPEndPoint(from, 0));
+        }
+
         Socket.Connect(endPoint);
+        if (preamble is not null)
+        {
+            Socket.Send(preamble);
+        }
+
         if (kind == TransportKind.Tls)
         {
             _tls = new SslStream(new NetworkStream(Socket, ownsSocket: false));
             _tls.AuthenticateAsClient(Transports.ClientTls());
         }
+    }
+
+    /// <summary>Connects to <paramref name="server"/> over <paramref name="kind"/>, over TCP or its Unix socket.</summary>
+    public RawClient(BerthServer server, TransportKind kind)
+        : this(Transports.AddressOf(server), kind)
+    {
     }
 
     public Socket Socket { get; }

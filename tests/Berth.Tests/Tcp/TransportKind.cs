@@ -1,4 +1,6 @@
+using System.Net;
 using System.Net.Security;
+using System.Net.Sockets;
 using System.Security.Cryptography.X509Certificates;
 using Berth.Connections;
 
@@ -15,6 +17,9 @@ public enum TransportKind
 
     /// <summary>TLS through SslStream over the runtime's socket engine.</summary>
     Tls,
+
+    /// <summary>A Unix domain socket on Berth's epoll event loops (<see cref="BerthServerOptions.UnixSocketPath"/>).</summary>
+    Unix,
 }
 
 /// <summary>Sets servers, clients and raw peers up for a <see cref="TransportKind"/>.</summary>
@@ -43,18 +48,31 @@ public static class Transports
     /// <summary>Makes <paramref name="options"/> serve <paramref name="kind"/>; returns them.</summary>
     public static BerthServerOptions On(this BerthServerOptions options, TransportKind kind)
     {
-        options.HandlerScheduling = kind == TransportKind.Epoll ? HandlerScheduling.Inline : HandlerScheduling.ThreadPool;
+        options.HandlerScheduling = kind is TransportKind.Epoll or TransportKind.Unix ? HandlerScheduling.Inline : HandlerScheduling.ThreadPool;
         options.Tls = kind == TransportKind.Tls ? new SslServerAuthenticationOptions { ServerCertificate = Certificate.Value } : null;
+        options.UnixSocketPath = kind == TransportKind.Unix ? Path.Combine(Path.GetTempPath(), $"berth-{Guid.NewGuid():N}.sock") : null;
         return options;
     }
 
-    /// <summary>Makes <paramref name="options"/> connect over <paramref name="kind"/>; returns them.</summary>
-    public static BerthClientOptions On(this BerthClientOptions options, TransportKind kind)
+    /// <summary>Makes <paramref name="options"/> connect over <paramref name="kind"/> to <paramref name="server"/>; returns them.</summary>
+    public static BerthClientOptions On(this BerthClientOptions options, TransportKind kind, BerthServer server)
     {
-        options.HandlerScheduling = kind == TransportKind.Epoll ? HandlerScheduling.Inline : HandlerScheduling.ThreadPool;
+        options.HandlerScheduling = kind is TransportKind.Epoll or TransportKind.Unix ? HandlerScheduling.Inline : HandlerScheduling.ThreadPool;
         options.Tls = kind == TransportKind.Tls ? ClientTls() : null;
+        if (AddressOf(server) is IPEndPoint ip)
+        {
+            options.Port = ip.Port;
+        }
+        else
+        {
+            options.UnixSocketPath = ((UnixDomainSocketEndPoint)AddressOf(server)).ToString();
+        }
+
         return options;
     }
+
+    /// <summary>Where <paramref name="server"/> listens: its IP endpoint, or its Unix socket path.</summary>
+    public static EndPoint AddressOf(BerthServer server) => server.ListeningEndPoint ?? throw new InvalidOperationException("The server has not started.");
 
     /// <summary>What a client accepts: exactly the certificate these tests' servers present.</summary>
     public static SslClientAuthenticationOptions ClientTls() => new()

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using Berth.Unix;
 
 namespace Berth.Connections.Transport;
 
@@ -50,8 +51,14 @@ internal abstract class ConnectionTransport : IDisposable
 
     protected Socket Socket { get; }
 
-    /// <summary>False when the bytes on the wire are not the bytes the send queue wrote (TLS).</summary>
-    protected virtual bool CountsAcknowledgedBytes => true;
+    /// <summary>The peer process's credentials on a Unix domain socket (Linux); false otherwise.</summary>
+    public bool TryGetPeerCredentials(out UnixPeerCredentials credentials) => UnixPeerCredentials.TryRead(Socket, out credentials);
+
+    /// <summary>
+    /// False when the bytes on the wire are not the bytes the send queue wrote (TLS), or when nothing acknowledges
+    /// them (a Unix domain socket has no <c>tcp_info</c>: a frame written to it is in the peer's receive buffer).
+    /// </summary>
+    protected virtual bool CountsAcknowledgedBytes => Socket.ProtocolType == ProtocolType.Tcp;
 
     /// <summary>Receives into <paramref name="buffer"/>; 0 means the peer closed its side.</summary>
     /// <remarks>An empty buffer waits until the socket is readable and consumes nothing.</remarks>

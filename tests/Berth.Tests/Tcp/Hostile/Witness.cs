@@ -36,9 +36,17 @@ internal sealed class Witness : IAsyncDisposable
     /// <summary>The first thing that went wrong: a mismatched byte, a closed connection, a socket error.</summary>
     public Exception? Error { get; private set; }
 
-    public static async Task<Witness> StartAsync(IPEndPoint server, int seed = 1)
+    /// <param name="server">The server under attack.</param>
+    /// <param name="seed">Seeds the frames' sizes and contents.</param>
+    /// <param name="from">The local address to connect from, when it matters which (a proxy allowlist).</param>
+    public static async Task<Witness> StartAsync(IPEndPoint server, int seed = 1, IPAddress? from = null)
     {
         var socket = new Socket(server.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        if (from is not null)
+        {
+            socket.Bind(new IPEndPoint(from, 0));
+        }
+
         await socket.ConnectAsync(server);
         return new Witness(socket, seed);
     }
