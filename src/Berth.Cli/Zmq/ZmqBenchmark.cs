@@ -64,10 +64,11 @@ internal static class ZmqBenchmark
         var netZmq = settings.NetZmqSource is { } source ? NetZmqPeer.Build(source) : null;
         var netZmqNote = netZmq is null ? "Net.Zmq: not run (source not given)" : $"Net.Zmq: built from {settings.NetZmqSource}";
         Console.Error.WriteLine($"  {netZmqNote}");
-        var rounds = quick ? 1 : 3;
+        var rounds = settings.Rounds ?? (quick ? 1 : 3);
+        int[] sizes = settings.Size is { } only ? [only] : Sizes;
 
-        var pushPull = Throughput(ThroughputPattern.PushPull, native, netZmq, quick, rounds);
-        var routerDealer = Throughput(ThroughputPattern.RouterDealer, native, netZmq, quick, rounds);
+        var pushPull = Throughput(ThroughputPattern.PushPull, sizes, native, netZmq, quick, rounds);
+        var routerDealer = Throughput(ThroughputPattern.RouterDealer, sizes, native, netZmq, quick, rounds);
         var roundTrips = quick ? 5_000 : 20_000;
         var latency = Latency(native, netZmq, roundTrips, rounds);
         NetMQ.NetMQConfig.Cleanup(block: false);
@@ -106,12 +107,12 @@ internal static class ZmqBenchmark
         public RoundSeries Allocated { get; } = new(Name);
     }
 
-    private static List<object[]> Throughput(ThroughputPattern pattern, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
+    private static List<object[]> Throughput(ThroughputPattern pattern, int[] sizes, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
     {
         // PUSH/PULL shows every send strategy and the async path; ROUTER/DEALER the default calls and the strongest strategy.
         SendStrategy[] strategies = pattern == ThroughputPattern.PushPull ? Enum.GetValues<SendStrategy>() : [SendStrategy.Default, SendStrategy.Message];
         var rows = new List<object[]>();
-        foreach (var size in Sizes)
+        foreach (var size in sizes)
         {
             var count = MessageCount(size, quick);
             var warmUp = Math.Min(count, Math.Max(3_000, count / 10));

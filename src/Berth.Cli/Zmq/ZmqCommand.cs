@@ -31,14 +31,18 @@ internal static class ZmqCommand
         var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-zmq-report", "DIR");
         var json = OptionValues.OptionalText("--json", "Also write the result tables to this JSON file.", "FILE");
         var netZmq = OptionValues.OptionalText("--netzmq", "A Net.Zmq source checkout: bench/peers/build-netzmq.sh builds the Net.Zmq program from it and the bench runs it beside the others.", "DIR");
-        var command = new Command("bench", "PUSH/PULL and ROUTER/DEALER throughput per size and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq, Net.Zmq (with --netzmq) and NetMQ.") { quick, outDirectory, json, netZmq };
+        var rounds = OptionValues.OptionalInt("--rounds", "Interleaved rounds per cell (default 3, 1 with --quick); each round's ratio to C is reported.", 1, 100);
+        var size = OptionValues.OptionalInt("--size", "Measure throughput at this message size only, in bytes (default: 64, 1024, 65536 and 1048576).", 1, 64 * 1024 * 1024);
+        var command = new Command("bench", "PUSH/PULL and ROUTER/DEALER throughput per size and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq, Net.Zmq (with --netzmq) and NetMQ.") { quick, outDirectory, json, netZmq, rounds, size };
         command.SetRun(
             parsed => new ZmqBenchSettings(
                 parsed.GetValue(quick),
                 OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
                 OutputFiles.CheckFile(parsed.GetValue(json)),
                 CommandText.Of(parsed),
-                CheckNetZmqSource(parsed.GetValue(netZmq))),
+                CheckNetZmqSource(parsed.GetValue(netZmq)),
+                parsed.GetValue(rounds),
+                parsed.GetValue(size)),
             settings => Task.FromResult(ZmqBenchmark.Run(settings)));
         return command;
     }
