@@ -6,7 +6,9 @@
 #
 #   bash bench/engine-vs-previous.sh                 3 rounds, 1 s warm-up, 4 s measured per cell
 #   bash bench/engine-vs-previous.sh --rounds 5
+#   bash bench/engine-vs-previous.sh --previous f2b8af0   another commit's engine as the baseline
 #
+# Each workload is marked "ok" when this build's median is at least 0.97x the previous engine's.
 # Needs a clone with history (the previous engine is built from git into artifacts/previous-engine), gcc and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,11 +21,13 @@ while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
         --duration) duration="$2"; shift 2 ;;
+        --previous) previous="$2"; shift 2 ;;
         *) echo "engine-vs-previous: unknown option $1 (see the header of bench/engine-vs-previous.sh)" >&2; exit 2 ;;
     esac
 done
 
-out=artifacts/previous-engine
+# One build per baseline commit, so a run against another commit never reuses the wrong engine.
+out=artifacts/previous-engine/$(git rev-parse --short "$previous^{commit}")
 mkdir -p "$out"
 bash bench/native/load/build.sh artifacts/compare > /dev/null
 if [ ! -f "$out/cli/Berth.Cli.dll" ]; then
@@ -75,11 +79,12 @@ for server, size, connections, line in rows:
         cells.append((size, connections))
 def rates(server, size, connections):
     return [json.loads(r[3])["msg_per_s"] for r in rows if r[0] == server and r[1] == size and r[2] == connections]
-print("\n| workload | this build msg/s (median [min-max]) | previous engine msg/s | ratio of medians |")
-print("| --- | ---: | ---: | ---: |")
+print("\n| workload | this build msg/s (median [min-max]) | previous engine msg/s | ratio of medians | at least 0.97x |")
+print("| --- | ---: | ---: | ---: | --- |")
 for size, connections in cells:
     now, before = rates("current", size, connections), rates("previous", size, connections)
     fmt = lambda v: f"{statistics.median(v):,.0f} [{min(v):,.0f}-{max(v):,.0f}]"
     label = f"{int(size) // 1024} KB" if int(size) >= 1024 else f"{size} B"
-    print(f"| {label} x {connections} | {fmt(now)} | {fmt(before)} | {statistics.median(now) / statistics.median(before):.2f}x |")
+    ratio = statistics.median(now) / statistics.median(before)
+    print(f"| {label} x {connections} | {fmt(now)} | {fmt(before)} | {ratio:.2f}x | {'ok' if ratio >= 0.97 else 'BELOW'} |")
 EOF

@@ -8,9 +8,10 @@ using Microsoft.Extensions.Logging;
 namespace Berth.Tcp;
 
 /// <summary>
-/// One framed TCP connection, the same type on the server and the client side. Sends are accepted from any thread into
-/// a queue bounded in bytes; one receive loop delivers frames to the <see cref="ConnectionHandler"/> and one send loop
-/// writes the queue out. Every frame a send accepted is written, or counted in <see cref="DisconnectInfo.UnsentFrames"/>.
+/// One framed connection over a stream socket (plain or TLS), the same type on the server and the client side. Sends
+/// are accepted from any thread into a queue bounded in bytes; one receive loop delivers frames to the
+/// <see cref="ConnectionHandler"/> and one send loop writes the queue out. Every frame a send accepted is written, or
+/// counted in <see cref="DisconnectInfo.UnsentFrames"/>.
 /// </summary>
 public sealed class Connection
 {

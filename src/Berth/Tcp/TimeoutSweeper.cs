@@ -3,7 +3,8 @@ using System.Collections.Concurrent;
 namespace Berth.Tcp;
 
 /// <summary>
-/// Enforces a server's or client's time limits: the idle timeout, the frame timeout and the slow-consumer timeout.
+/// Enforces the time limits of a server's connections, or of every client made from one options object
+/// (<see cref="ClientTimeouts"/>): the idle timeout, the frame timeout and the slow-consumer timeout.
 /// On the same pass, a connection whose peer acknowledged everything lets go of its record of sent frames.
 /// One timer looks at every connection a few times per shortest limit, so the receive and send paths only store
 /// timestamps: no timer per connection or per frame, nothing allocated per message.

@@ -6,28 +6,17 @@ namespace Berth.Tests.Tcp;
 
 public sealed class EchoTests
 {
-    public static TheoryData<int, HandlerScheduling> SizesUnderEachScheduling()
-    {
-        var data = new TheoryData<int, HandlerScheduling>();
-        foreach (var scheduling in Enum.GetValues<HandlerScheduling>())
-        {
-            foreach (var size in (int[])[0, 1, 63, 4096, 16_385, 200_000, LengthFieldFormat.DefaultMaxBodyLength])
-            {
-                data.Add(size, scheduling);
-            }
-        }
-
-        return data;
-    }
+    public static TheoryData<int, TransportKind> SizesOverEachTransport() =>
+        Transports.Each(0, 1, 63, 4096, 16_385, 200_000, LengthFieldFormat.DefaultMaxBodyLength);
 
     [Theory]
-    [MemberData(nameof(SizesUnderEachScheduling))]
-    public async Task EchoesBodiesOfEverySizeUpToTheMaximum(int size, HandlerScheduling scheduling)
+    [MemberData(nameof(SizesOverEachTransport))]
+    public async Task EchoesBodiesOfEverySizeUpToTheMaximum(int size, TransportKind kind)
     {
-        var options = new TcpServerOptions { HandlerScheduling = scheduling };
+        var options = new TcpServerOptions().On(kind);
         await using (var server = Start(options))
         {
-            using var client = new RawClient(server.EndPoint);
+            using var client = new RawClient(server.EndPoint, kind);
             var body = RandomBody(size, seed: size);
             client.SendFrame(body);
             Assert.Equal(body, client.ReceiveFrame());
@@ -39,14 +28,13 @@ public sealed class EchoTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task EchoesRandomSizesInOrder(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task EchoesRandomSizesInOrder(TransportKind kind)
     {
-        var options = new TcpServerOptions { HandlerScheduling = scheduling };
+        var options = new TcpServerOptions().On(kind);
         await using (var server = Start(options))
         {
-            using var client = new RawClient(server.EndPoint);
+            using var client = new RawClient(server.EndPoint, kind);
             var random = new Random(7);
             for (var i = 0; i < 200; i++)
             {
@@ -60,12 +48,11 @@ public sealed class EchoTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task FramesArrivingOneByteAtATimeAreReassembled(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task FramesArrivingOneByteAtATimeAreReassembled(TransportKind kind)
     {
-        await using var server = Start(new TcpServerOptions { HandlerScheduling = scheduling });
-        using var client = new RawClient(server.EndPoint);
+        await using var server = Start(new TcpServerOptions().On(kind));
+        using var client = new RawClient(server.EndPoint, kind);
         var bodies = Enumerable.Range(0, 5).Select(i => RandomBody(i * 37, i)).ToArray();
         foreach (var b in bodies.SelectMany(b => RawClient.Frame(b)))
         {
@@ -79,12 +66,11 @@ public sealed class EchoTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task APipelinedBurstInOneWriteIsEchoedInOrder(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task APipelinedBurstInOneWriteIsEchoedInOrder(TransportKind kind)
     {
-        await using var server = Start(new TcpServerOptions { ReceiveBufferSize = 1024, HandlerScheduling = scheduling });
-        using var client = new RawClient(server.EndPoint);
+        await using var server = Start(new TcpServerOptions { ReceiveBufferSize = 1024 }.On(kind));
+        using var client = new RawClient(server.EndPoint, kind);
         var bodies = Enumerable.Range(0, 2000).Select(i => RandomBody(i % 300, i)).ToArray();
         client.Send(bodies.SelectMany(b => RawClient.Frame(b)).ToArray());
         foreach (var body in bodies)
@@ -94,12 +80,11 @@ public sealed class EchoTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task AThousandConcurrentConnectionsAllEcho(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task AThousandConcurrentConnectionsAllEcho(TransportKind kind)
     {
         const int count = 1000;
-        var options = new TcpServerOptions { HandlerScheduling = scheduling };
+        var options = new TcpServerOptions().On(kind);
         await using (var server = Start(options))
         {
             var clients = new List<RawClient>(count);
@@ -107,7 +92,7 @@ public sealed class EchoTests
             {
                 for (var i = 0; i < count; i++)
                 {
-                    clients.Add(new RawClient(server.EndPoint));
+                    clients.Add(new RawClient(server.EndPoint, kind));
                 }
 
                 for (var i = 0; i < count; i++)
@@ -132,16 +117,15 @@ public sealed class EchoTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task OtherWireFormatsWork(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task OtherWireFormatsWork(TransportKind kind)
     {
-        var options = new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp, HandlerScheduling = scheduling };
+        var options = new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind);
         await using var server = Start(options);
         var received = new TaskCompletionSource<byte[]>();
         var collector = new CollectingHandler(received);
         await using var client = new TcpClient(
-            new TcpClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp, HandlerScheduling = scheduling },
+            new TcpClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp }.On(kind),
             collector);
         var connection = await client.ConnectAsync();
         Assert.True(connection.TrySend([1, 2, 3]));

@@ -8,16 +8,15 @@ namespace Berth.Tests.Tcp;
 public sealed class HostileInputTests
 {
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task AnOversizedLengthClosesOnlyThatConnection(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task AnOversizedLengthClosesOnlyThatConnection(TransportKind kind)
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000), HandlerScheduling = scheduling };
+        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) }.On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
-            using var good = new RawClient(server.EndPoint);
-            using var bad = new RawClient(server.EndPoint);
+            using var good = new RawClient(server.EndPoint, kind);
+            using var bad = new RawClient(server.EndPoint, kind);
             good.SendFrame([1]);
             Assert.Equal(new byte[] { 1 }, good.ReceiveFrame());
 
@@ -36,13 +35,12 @@ public sealed class HostileInputTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task AnImpossibleLengthClosesWithMalformedFrame(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task AnImpossibleLengthClosesWithMalformedFrame(TransportKind kind)
     {
         var handler = new RecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp, HandlerScheduling = scheduling }, handler);
-        using var bad = new RawClient(server.EndPoint);
+        await using var server = EchoTests.Start(new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind), handler);
+        using var bad = new RawClient(server.EndPoint, kind);
         bad.Send([1, 0]);
         Assert.True(bad.WaitForClose());
         await Waits.Until(() => !handler.Disconnects.IsEmpty);
@@ -50,16 +48,15 @@ public sealed class HostileInputTests
     }
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task AThrowingHandlerClosesOnlyItsConnection(HandlerScheduling scheduling)
+    [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
+    public async Task AThrowingHandlerClosesOnlyItsConnection(TransportKind kind)
     {
         var handler = new ThrowOnEmptyFrame();
-        var options = new TcpServerOptions { HandlerScheduling = scheduling };
+        var options = new TcpServerOptions().On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
-            using var good = new RawClient(server.EndPoint);
-            using var bad = new RawClient(server.EndPoint);
+            using var good = new RawClient(server.EndPoint, kind);
+            using var bad = new RawClient(server.EndPoint, kind);
             bad.SendFrame([]);
             Assert.True(bad.WaitForClose());
             good.SendFrame([9]);

@@ -1,20 +1,32 @@
 using System.Buffers.Binary;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 
 namespace Berth.Tests.Tcp;
 
-/// <summary>A plain blocking socket speaking Berth frames, so tests see exactly the bytes on the wire.</summary>
+/// <summary>
+/// A blocking socket speaking Berth frames, so tests see exactly the bytes of the stream: on the wire, or under TLS
+/// when the server it talks to runs <see cref="TransportKind.Tls"/>.
+/// </summary>
 internal sealed class RawClient : IDisposable
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
+    private readonly SslStream? _tls;
 
-    public RawClient(IPEndPoint endPoint)
+    /// <param name="endPoint">The server.</param>
+    /// <param name="kind">What the server runs; only <see cref="TransportKind.Tls"/> changes this side.</param>
+    public RawClient(IPEndPoint endPoint, TransportKind kind = TransportKind.Epoll)
     {
         Socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         Socket.ReceiveTimeout = (int)Patience.TotalMilliseconds;
         Socket.SendTimeout = (int)Patience.TotalMilliseconds;
         Socket.Connect(endPoint);
+        if (kind == TransportKind.Tls)
+        {
+            _tls = new SslStream(new NetworkStream(Socket, ownsSocket: false));
+            _tls.AuthenticateAsClient(Transports.ClientTls());
+        }
     }
 
     public Socket Socket { get; }
@@ -33,6 +45,12 @@ internal sealed class RawClient : IDisposable
     {
         while (!bytes.IsEmpty)
         {
+            if (_tls is not null)
+            {
+                _tls.Write(bytes);
+                return;
+            }
+
             bytes = bytes[Socket.Send(bytes)..];
         }
     }
@@ -50,7 +68,7 @@ internal sealed class RawClient : IDisposable
     {
         while (!destination.IsEmpty)
         {
-            var received = Socket.Receive(destination);
+            var received = Receive(destination);
             if (received == 0)
             {
                 throw new EndOfStreamException("The server closed the connection.");
@@ -66,7 +84,7 @@ internal sealed class RawClient : IDisposable
         var sink = new byte[65536];
         try
         {
-            while (Socket.Receive(sink) > 0)
+            while (Receive(sink) > 0)
             {
             }
 
@@ -76,7 +94,17 @@ internal sealed class RawClient : IDisposable
         {
             return true;
         }
+        catch (IOException e) when (e.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionReset })
+        {
+            return true;
+        }
     }
 
-    public void Dispose() => Socket.Dispose();
+    public void Dispose()
+    {
+        _tls?.Dispose();
+        Socket.Dispose();
+    }
+
+    private int Receive(Span<byte> destination) => _tls?.Read(destination) ?? Socket.Receive(destination);
 }
