@@ -5,26 +5,30 @@ using System.Runtime.InteropServices;
 using Net.Zmq;
 
 // The workloads of bench/native/zmq driven through Net.Zmq, so that `berth zmq bench --netzmq DIR` sets them beside C,
-// Berth.Zmq and NetMQ. Each uses Net.Zmq's fastest documented path: a reused Message rebuilt at the frame size and sent
-// without a copy (as the C programs' zmq_msg_init_size), a reused Message to receive into, span send and receive for
-// REQ/REP. It prints key=value pairs as the C programs do.
-// usage: NetZmqPerf push_pull_thr|router_dealer_thr|req_rep_lat SIZE COUNT
-if (args.Length != 3)
+// Berth.Zmq and NetMQ. Throughput sends with either of Net.Zmq's two fastest documented strategies (its own benchmarks
+// find a reused span best for small frames and a Message best for large ones): "message" rebuilds one Message at the
+// frame size and sends it without a copy (as the C programs' zmq_msg_init_size), "span" sends one reused array with
+// Send(ReadOnlySpan). The receiver takes every frame into one reused Message; REQ/REP sends and receives spans.
+// It prints key=value pairs as the C programs do.
+// usage: NetZmqPerf push_pull_thr|router_dealer_thr SIZE COUNT message|span
+//        NetZmqPerf req_rep_lat SIZE COUNT
+if (args.Length is < 3 or > 4)
 {
-    Console.Error.WriteLine("usage: NetZmqPerf push_pull_thr|router_dealer_thr|req_rep_lat SIZE COUNT");
+    Console.Error.WriteLine("usage: NetZmqPerf push_pull_thr|router_dealer_thr SIZE COUNT message|span, or NetZmqPerf req_rep_lat SIZE COUNT");
     return 2;
 }
 
 UseSystemLibzmq();
 var size = int.Parse(args[1], CultureInfo.InvariantCulture);
 var count = int.Parse(args[2], CultureInfo.InvariantCulture);
+var spanSends = args.Length == 4 && args[3] == "span";
 switch (args[0])
 {
     case "push_pull_thr":
-        PrintThroughput(size, count, Throughput(SocketType.Push, SocketType.Pull, framesPerMessage: 1, size, count));
+        PrintThroughput(size, count, Throughput(SocketType.Push, SocketType.Pull, framesPerMessage: 1, spanSends, size, count));
         break;
     case "router_dealer_thr":
-        PrintThroughput(size, count, Throughput(SocketType.Dealer, SocketType.Router, framesPerMessage: 2, size, count));
+        PrintThroughput(size, count, Throughput(SocketType.Dealer, SocketType.Router, framesPerMessage: 2, spanSends, size, count));
         break;
     case "req_rep_lat":
         Latency(size, count);
@@ -46,7 +50,7 @@ static void UseSystemLibzmq()
 
 // A sender thread sends COUNT messages of SIZE bytes; the receiver takes each as framesPerMessage frames (a ROUTER
 // also gets the routing id); the clock runs from the first message received to the last.
-static double Throughput(SocketType senderType, SocketType receiverType, int framesPerMessage, int size, int count)
+static double Throughput(SocketType senderType, SocketType receiverType, int framesPerMessage, bool spanSends, int size, int count)
 {
     using var context = new Context();
     using var receiver = new Socket(context, receiverType);
@@ -57,11 +61,20 @@ static double Throughput(SocketType senderType, SocketType receiverType, int fra
         using var socket = new Socket(context, senderType);
         socket.Connect(endpoint);
         using var message = new Message();
+        var payload = new byte[size];
         for (var i = 0; i < count; i++)
         {
-            message.Rebuild(size);
-            message.Data[..Math.Min(8, size)].Fill((byte)i);
-            socket.Send(message);
+            if (spanSends)
+            {
+                payload.AsSpan(0, Math.Min(8, size)).Fill((byte)i);
+                socket.Send(payload.AsSpan());
+            }
+            else
+            {
+                message.Rebuild(size);
+                message.Data[..Math.Min(8, size)].Fill((byte)i);
+                socket.Send(message);
+            }
         }
     });
     sender.Start();

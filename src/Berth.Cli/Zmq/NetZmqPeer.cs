@@ -7,7 +7,11 @@ namespace Berth.Cli.Zmq;
 /// </summary>
 internal sealed class NetZmqPeer
 {
-    public const string Name = "Net.Zmq (Message)";
+    /// <summary>The row of the latency table, and the anchor name of the throughput tables (the faster strategy per round).</summary>
+    public const string Name = "Net.Zmq";
+
+    /// <summary>Net.Zmq's two fastest send strategies by its own benchmarks: a Message sent without a copy, and a reused span.</summary>
+    public static readonly string[] Strategies = ["message", "span"];
     private const string InstallHint = "bench/peers/build-netzmq.sh builds it from a Net.Zmq checkout";
     private readonly string _program;
 
@@ -26,9 +30,9 @@ internal sealed class NetZmqPeer
         return new NetZmqPeer(Path.Combine(output.Trim(), "NetZmqPerf"));
     }
 
-    /// <summary>Runs one workload (<c>push_pull_thr</c>, <c>router_dealer_thr</c> or <c>req_rep_lat</c>) and returns its <c>key=value</c> output.</summary>
-    public IReadOnlyDictionary<string, double> Run(string workload, int size, int count) =>
-        ChildProgram.RunForValues(_program, [workload, .. ChildProgram.SizeAndCount(size, count)], InstallHint);
+    /// <summary>Runs one workload (<c>push_pull_thr</c>, <c>router_dealer_thr</c> with a strategy, or <c>req_rep_lat</c>) and returns its <c>key=value</c> output.</summary>
+    public IReadOnlyDictionary<string, double> Run(string workload, int size, int count, string? strategy = null) =>
+        ChildProgram.RunForValues(_program, [workload, .. ChildProgram.SizeAndCount(size, count), .. strategy is null ? Array.Empty<string>() : [strategy]], InstallHint);
 
     private static string LastLine(string text) =>
         text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? ChildProgram.FirstLine(text);
