@@ -131,6 +131,7 @@ internal static class ZmqBenchmark
             if (pattern == ThroughputPattern.PushPull)
             {
                 contenders.Add(new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
+                contenders.Add(new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => AsyncThroughput(size, n)), InProcess: true));
                 contenders.Add(new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
             }
 
