@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Net;
 using System.Text;
 using Berth.Hosting;
-using Berth.Tcp;
+using Berth.Connections;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -16,11 +16,11 @@ using var host = builder.Build();
 await host.StartAsync();
 
 // The server is registered too, so its ephemeral port can be read back.
-var server = host.Services.GetRequiredService<TcpServer>();
+var server = host.Services.GetRequiredService<BerthServer>();
 Console.WriteLine($"hosted server listening on {server.EndPoint}");
 
 var reply = new FirstReply();
-await using (var client = new TcpClient(new TcpClientOptions { Port = server.EndPoint.Port }, reply))
+await using (var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, reply))
 {
     var connection = await client.ConnectAsync();
     connection.TrySend("hello, host"u8);

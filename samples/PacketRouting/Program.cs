@@ -2,8 +2,8 @@ using System.Buffers;
 using System.Net;
 using System.Threading.Channels;
 using Berth.Buffers;
-using Berth.Tcp;
-using Berth.Tcp.Packets;
+using Berth.Connections;
+using Berth.Connections.Packets;
 
 // Every frame body starts with an int32 message id; a PacketRouter on each side sends the rest of the body to
 // the handler mapped to that id. Packets are serialized with PacketWriter straight into the connection's pooled
@@ -31,7 +31,7 @@ var serverRoutes = new PacketRouter()
         });
     });
 
-await using var server = new TcpServer(new TcpServerOptions { EndPoint = new(IPAddress.Loopback, 0) }, serverRoutes);
+await using var server = new BerthServer(new BerthServerOptions { EndPoint = new(IPAddress.Loopback, 0) }, serverRoutes);
 server.Start();
 
 var replies = Channel.CreateUnbounded<string>();
@@ -47,7 +47,7 @@ var clientRoutes = new PacketRouter()
         replies.Writer.TryWrite($"moved packet: now at ({reader.ReadInt32()}, {reader.ReadInt32()})");
     });
 
-await using var client = new TcpClient(new TcpClientOptions { Port = server.EndPoint.Port }, clientRoutes);
+await using var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, clientRoutes);
 var toServer = await client.ConnectAsync();
 
 await toServer.SendAsync("alice", static (ref PacketWriter writer, string name) =>

@@ -1,16 +1,16 @@
 using System.Buffers;
 using System.Net;
 using System.Text;
-using Berth.Tcp;
+using Berth.Connections;
 
 // An echo server on a free loopback port, and a client in the same program that sends three frames and waits
 // for each to come back.
-await using var server = new TcpServer(new TcpServerOptions { EndPoint = new(IPAddress.Loopback, 0) }, new Echo());
+await using var server = new BerthServer(new BerthServerOptions { EndPoint = new(IPAddress.Loopback, 0) }, new Echo());
 server.Start();
 Console.WriteLine($"server listening on {server.EndPoint}");
 
 var replies = new Replies();
-await using var client = new TcpClient(new TcpClientOptions { Port = server.EndPoint.Port }, replies);
+await using var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, replies);
 var connection = await client.ConnectAsync();
 
 string[] messages = ["hello", "from", "berth"];

@@ -1,10 +1,10 @@
-using Berth.Tcp;
+using Berth.Connections;
 using Microsoft.Extensions.Hosting;
 
 namespace Berth.Hosting;
 
-/// <summary>Starts the <see cref="TcpServer"/> with the host and stops it gracefully when the host stops.</summary>
-internal sealed class BerthServerService(TcpServer server) : IHostedService
+/// <summary>Starts the <see cref="BerthServer"/> with the host and stops it gracefully when the host stops.</summary>
+internal sealed class BerthServerService(BerthServer server) : IHostedService
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {

@@ -1,6 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics.Metrics;
-using Berth.Tcp;
+using Berth.Connections;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -11,20 +11,20 @@ namespace Berth.Hosting;
 public static class BerthServiceCollectionExtensions
 {
     /// <summary>
-    /// Adds a <see cref="TcpServer"/> that runs <typeparamref name="THandler"/> (resolved from the container), starts
+    /// Adds a <see cref="BerthServer"/> that runs <typeparamref name="THandler"/> (resolved from the container), starts
     /// with the host and stops gracefully with it. The server is also registered, so it can be injected (for
-    /// <see cref="TcpServer.EndPoint"/> or <see cref="TcpServer.Connections"/>). Logging uses the host's
+    /// <see cref="BerthServer.EndPoint"/> or <see cref="BerthServer.Connections"/>). Logging uses the host's
     /// <see cref="ILoggerFactory"/> and metrics its <see cref="IMeterFactory"/> (when registered) unless
     /// <paramref name="configure"/> sets others.
     /// </summary>
-    public static IServiceCollection AddBerthServer<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] THandler>(this IServiceCollection services, Action<TcpServerOptions>? configure = null)
+    public static IServiceCollection AddBerthServer<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicConstructors)] THandler>(this IServiceCollection services, Action<BerthServerOptions>? configure = null)
         where THandler : ConnectionHandler
     {
         ArgumentNullException.ThrowIfNull(services);
         services.AddSingleton<THandler>();
         services.AddSingleton(provider =>
         {
-            var options = new TcpServerOptions();
+            var options = new BerthServerOptions();
             if (provider.GetService<ILoggerFactory>() is { } loggerFactory)
             {
                 options.LoggerFactory = loggerFactory;
@@ -33,7 +33,7 @@ public static class BerthServiceCollectionExtensions
             options.MeterFactory = provider.GetService<IMeterFactory>();
 
             configure?.Invoke(options);
-            return new TcpServer(options, provider.GetRequiredService<THandler>());
+            return new BerthServer(options, provider.GetRequiredService<THandler>());
         });
         services.AddSingleton<IHostedService, BerthServerService>();
         return services;

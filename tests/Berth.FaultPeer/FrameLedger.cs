@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.FaultPeer;
 

@@ -3,8 +3,8 @@ using System.Buffers.Binary;
 using System.Globalization;
 using System.Net.Sockets;
 using Berth.FaultPeer;
-using Berth.Tcp;
-using TcpClient = Berth.Tcp.TcpClient;
+using Berth.Connections;
+using BerthClient = Berth.Connections.BerthClient;
 
 // A reconnecting client for the network fault tests, run inside a network namespace: sends numbered frames at a
 // steady pace, counts every echo by number and every frame reported unsent, and reports each event on a line.
@@ -15,8 +15,8 @@ var pace = TimeSpan.FromMilliseconds(int.Parse(args[3], CultureInfo.InvariantCul
 var scheduling = args.Length > 4 ? Enum.Parse<HandlerScheduling>(args[4]) : HandlerScheduling.Inline;
 
 var ledger = new FrameLedger(frames);
-await using var client = new TcpClient(
-    new TcpClientOptions
+await using var client = new BerthClient(
+    new BerthClientOptions
     {
         Host = host,
         Port = port,

@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 using System.Diagnostics.Metrics;
 using System.Net.Sockets;
 using Berth.Hosting;
-using Berth.Tcp;
+using Berth.Connections;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 
@@ -21,7 +21,7 @@ public sealed class HostedServerTests
         var hostMeters = host.Services.GetRequiredService<IMeterFactory>();
         listener.InstrumentPublished = (instrument, l) =>
         {
-            if (ReferenceEquals(instrument.Meter.Scope, hostMeters) && instrument.Name == "berth.tcp.frames.received")
+            if (ReferenceEquals(instrument.Meter.Scope, hostMeters) && instrument.Name == "berth.frames.received")
             {
                 l.EnableMeasurementEvents(instrument);
             }
@@ -29,7 +29,7 @@ public sealed class HostedServerTests
         listener.SetMeasurementEventCallback<long>((_, value, _, _) => Interlocked.Add(ref framesReceived, value));
         listener.Start();
         await host.StartAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        var server = host.Services.GetRequiredService<TcpServer>();
+        var server = host.Services.GetRequiredService<BerthServer>();
 
         using (var socket = new Socket(SocketType.Stream, ProtocolType.Tcp))
         {

@@ -3,12 +3,12 @@ using System.Net.Sockets;
 using BenchmarkDotNet.Attributes;
 using Berth.Buffers;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Benchmarks.Tcp;
 
 /// <summary>
-/// Echo throughput of a real <see cref="TcpServer"/> over loopback with each connection pool: the
+/// Echo throughput of a real <see cref="BerthServer"/> over loopback with each connection pool: the
 /// <see cref="ReleasingArrayPool"/> default against the <see cref="ArrayPool{T}.Create(int, int)"/> pool it replaced.
 /// A client writes a burst of frames in one send and reads every echo back; results are per frame.
 /// </summary>
@@ -16,7 +16,7 @@ namespace Berth.Benchmarks.Tcp;
 public class EchoPoolBenchmarks
 {
     private const int FramesPerBurst = 16;
-    private TcpServer _server = null!;
+    private BerthServer _server = null!;
     private Socket _client = null!;
     private byte[] _burst = null!;
     private byte[] _echoes = null!;
@@ -33,7 +33,7 @@ public class EchoPoolBenchmarks
         var pool = Pool == "Releasing"
             ? new BufferPool(new ReleasingArrayPool(2 * 1024 * 1024, 32 * 1024 * 1024, TimeSpan.FromSeconds(5)))
             : new BufferPool(ArrayPool<byte>.Create(2 * 1024 * 1024, 1024));
-        _server = new TcpServer(new TcpServerOptions { BufferPool = pool }, new EchoHandler());
+        _server = new BerthServer(new BerthServerOptions { BufferPool = pool }, new EchoHandler());
         _server.Start();
         _client = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         _client.Connect(_server.EndPoint);

@@ -3,8 +3,8 @@ using System.Net.Sockets;
 using BenchmarkDotNet.Attributes;
 using Berth.Buffers;
 using Berth.Framing;
-using Berth.Tcp;
-using Berth.Tcp.Send;
+using Berth.Connections;
+using Berth.Connections.Send;
 
 namespace Berth.Benchmarks.Tcp;
 
@@ -43,7 +43,7 @@ public class SendBatchingBenchmarks
         _drain = new Thread(Drain) { IsBackground = true };
         _drain.Start();
 
-        _queue = new SendQueue(LengthFieldFormat.Berth, 1 << 20, _pool, 16_384, TcpMetrics.Default);
+        _queue = new SendQueue(LengthFieldFormat.Berth, 1 << 20, _pool, 16_384, BerthMetrics.Default);
         _gather = new SocketSender();
         _buffers = new List<ArraySegment<byte>>(8);
         _frame = new byte[4 + Size];

@@ -6,7 +6,7 @@ using System.Runtime;
 using Berth.Buffers;
 using Berth.Cli.Load;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Soak;
 
@@ -25,7 +25,7 @@ internal sealed class SoakRunner(SoakSettings settings)
 
     public async Task<SoakResult> RunAsync(CancellationToken cancellationToken)
     {
-        var serverOptions = new TcpServerOptions
+        var serverOptions = new BerthServerOptions
         {
             EndPoint = new IPEndPoint(IPAddress.Loopback, 0),
             Format = LengthFieldFormat.Berth.WithMaxBodyLength(settings.MaxFrame),
@@ -36,7 +36,7 @@ internal sealed class SoakRunner(SoakSettings settings)
             serverOptions.BufferPool = new BufferPool(ArrayPool<byte>.Shared);
         }
 
-        await using var server = new TcpServer(serverOptions, new EchoHandler());
+        await using var server = new BerthServer(serverOptions, new EchoHandler());
         server.Start();
         _clock.Start();
         _lastAllocated = GC.GetTotalAllocatedBytes();
@@ -88,7 +88,7 @@ internal sealed class SoakRunner(SoakSettings settings)
 
     private static double Mb(long bytes) => bytes / 1048576.0;
 
-    private async Task SampleAsync(TcpServer server, LoadProgress progress, Witness witness, TimeSpan duration, string phase, CancellationToken token)
+    private async Task SampleAsync(BerthServer server, LoadProgress progress, Witness witness, TimeSpan duration, string phase, CancellationToken token)
     {
         using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         var until = _clock.Elapsed + duration;
@@ -101,7 +101,7 @@ internal sealed class SoakRunner(SoakSettings settings)
         }
     }
 
-    private SoakSample Sample(TcpServer server, LoadProgress progress, Witness witness, string phase, long lastEchoes = 0)
+    private SoakSample Sample(BerthServer server, LoadProgress progress, Witness witness, string phase, long lastEchoes = 0)
     {
         var allocated = GC.GetTotalAllocatedBytes();
         var sample = new SoakSample(
@@ -124,7 +124,7 @@ internal sealed class SoakRunner(SoakSettings settings)
     }
 
     /// <summary>Waits (at most 10 s) until the server has let go of every connection, then a moment for the runtime.</summary>
-    private static async Task SettleAsync(TcpServer server)
+    private static async Task SettleAsync(BerthServer server)
     {
         for (var i = 0; i < 100 && server.ConnectionCount > 0; i++)
         {

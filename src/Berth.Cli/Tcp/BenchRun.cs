@@ -1,6 +1,6 @@
 using Berth.Cli.Load;
 using Berth.Cli.Reports;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 
@@ -34,8 +34,8 @@ internal static class BenchRun
     public static async Task<int> RunAsync(BenchSettings settings)
     {
         var machine = MachineSnapshot.Take();
-        var serverOptions = new TcpServerOptions();
-        var server = new TcpServer(serverOptions, new EchoHandler());
+        var serverOptions = new BerthServerOptions();
+        var server = new BerthServer(serverOptions, new EchoHandler());
         server.Start();
         var cells = Cells(server).ToArray();
         var runs = cells.Select(_ => new List<CellRun>()).ToArray();
@@ -92,7 +92,7 @@ internal static class BenchRun
         return done == total && errors == 0 && serverOptions.BufferPool.Outstanding == 0 ? ExitCode.Done : ExitCode.Failed;
     }
 
-    private static IEnumerable<LoadSettings> Cells(TcpServer server) =>
+    private static IEnumerable<LoadSettings> Cells(BerthServer server) =>
         from size in Sizes
         from connections in ConnectionCounts
         select new LoadSettings

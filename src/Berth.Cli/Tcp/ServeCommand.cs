@@ -1,6 +1,6 @@
 using System.CommandLine;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 

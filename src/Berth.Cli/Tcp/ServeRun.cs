@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 
@@ -12,7 +12,7 @@ internal static class ServeRun
 {
     public static async Task<int> RunAsync(ServeSettings settings)
     {
-        var serverOptions = new TcpServerOptions
+        var serverOptions = new BerthServerOptions
         {
             EndPoint = settings.EndPoint,
             Format = LengthFieldFormat.Berth.WithMaxBodyLength(settings.MaxFrame),
@@ -23,7 +23,7 @@ internal static class ServeRun
             ShutdownTimeout = settings.ShutdownTimeout,
             HandlerScheduling = settings.Scheduling,
         };
-        var server = new TcpServer(serverOptions, new EchoHandler());
+        var server = new BerthServer(serverOptions, new EchoHandler());
         try
         {
             server.Start();

@@ -1,5 +1,5 @@
 using System.Net;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Cli.Tcp;
 

@@ -1,4 +1,4 @@
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -14,7 +14,7 @@ public sealed class AbortWithReasonTests
     public async Task TheReasonGivenIsTheReasonReported(DisconnectReason reason)
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions();
+        var options = new BerthServerOptions();
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);
@@ -39,7 +39,7 @@ public sealed class AbortWithReasonTests
     public async Task AReasonOnlyTheConnectionRecordsIsRefusedAndLeavesItOpen(DisconnectReason reason)
     {
         var handler = new RecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions(), handler);
+        await using var server = EchoTests.Start(new BerthServerOptions(), handler);
         using var client = new RawClient(server.EndPoint);
         var connection = await handler.FirstConnection.Within();
 

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -18,7 +18,7 @@ public sealed class BackpressureTests
     public async Task APipeliningClientThatReadsItsEchoesGetsEveryOneBack(TransportKind kind)
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions().On(kind);
+        var options = new BerthServerOptions().On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
             for (var round = 0; round < 5; round++)
@@ -43,7 +43,7 @@ public sealed class BackpressureTests
     {
         const int limit = 64 * 1024;
         const int body = 1000;
-        var options = new TcpServerOptions { SendQueueLimit = limit, SlowConsumerTimeout = TimeSpan.FromMilliseconds(500) }.On(kind);
+        var options = new BerthServerOptions { SendQueueLimit = limit, SlowConsumerTimeout = TimeSpan.FromMilliseconds(500) }.On(kind);
         var handler = new RecordingHandler();
         await using (var server = EchoTests.Start(options, handler))
         {

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -13,7 +13,7 @@ public sealed class BadInputCloseTests
     {
         const int frames = 254;
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions();
+        var options = new BerthServerOptions();
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);
@@ -43,7 +43,7 @@ public sealed class BadInputCloseTests
     {
         var format = LengthFieldFormat.Telepathy;
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { Format = format };
+        var options = new BerthServerOptions { Format = format };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);
@@ -79,7 +79,7 @@ public sealed class BadInputCloseTests
     public async Task AFrameDribbledTooSlowlyIsClosedWhileAWitnessKeepsEchoing()
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { FrameTimeout = TimeSpan.FromMilliseconds(500) };
+        var options = new BerthServerOptions { FrameTimeout = TimeSpan.FromMilliseconds(500) };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var witness = new RawClient(server.EndPoint);

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
-using Berth.Tcp;
-using TcpClient = Berth.Tcp.TcpClient;
+using Berth.Connections;
+using BerthClient = Berth.Connections.BerthClient;
 
 namespace Berth.Tests.Tcp;
 
@@ -12,7 +12,7 @@ public sealed class ConnectTimeoutTests
 
     /// <summary>
     /// A listener that never accepts, with its accept queue full: Linux then drops every new SYN (before any SYN cookie),
-    /// so the handshake never completes and only <see cref="TcpClientOptions.ConnectTimeout"/> ends the connect. Linux only:
+    /// so the handshake never completes and only <see cref="BerthClientOptions.ConnectTimeout"/> ends the connect. Linux only:
     /// the test reads the queue's length from /proc/net/tcp.
     /// </summary>
     [Fact]
@@ -38,8 +38,8 @@ public sealed class ConnectTimeoutTests
             // The client sees its handshake done before the listener has queued it; wait for the kernel's own count.
             await Waits.Until(() => AcceptQueueLength(endPoint.Port) > Backlog);
 
-            var options = new TcpClientOptions { Port = endPoint.Port, ConnectTimeout = TimeSpan.FromMilliseconds(300) };
-            await using var client = new TcpClient(options, new RecordingHandler());
+            var options = new BerthClientOptions { Port = endPoint.Port, ConnectTimeout = TimeSpan.FromMilliseconds(300) };
+            await using var client = new BerthClient(options, new RecordingHandler());
 
             // The caller's token only keeps a broken timeout from hanging the test; it would surface as a cancellation, not a timeout.
             var connecting = client.ConnectAsync(patience.Token);

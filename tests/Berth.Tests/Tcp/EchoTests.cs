@@ -1,6 +1,6 @@
 using System.Buffers;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -13,7 +13,7 @@ public sealed class EchoTests
     [MemberData(nameof(SizesOverEachTransport))]
     public async Task EchoesBodiesOfEverySizeUpToTheMaximum(int size, TransportKind kind)
     {
-        var options = new TcpServerOptions().On(kind);
+        var options = new BerthServerOptions().On(kind);
         await using (var server = Start(options))
         {
             using var client = new RawClient(server.EndPoint, kind);
@@ -31,7 +31,7 @@ public sealed class EchoTests
     [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
     public async Task EchoesRandomSizesInOrder(TransportKind kind)
     {
-        var options = new TcpServerOptions().On(kind);
+        var options = new BerthServerOptions().On(kind);
         await using (var server = Start(options))
         {
             using var client = new RawClient(server.EndPoint, kind);
@@ -51,7 +51,7 @@ public sealed class EchoTests
     [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
     public async Task FramesArrivingOneByteAtATimeAreReassembled(TransportKind kind)
     {
-        await using var server = Start(new TcpServerOptions().On(kind));
+        await using var server = Start(new BerthServerOptions().On(kind));
         using var client = new RawClient(server.EndPoint, kind);
         var bodies = Enumerable.Range(0, 5).Select(i => RandomBody(i * 37, i)).ToArray();
         foreach (var b in bodies.SelectMany(b => RawClient.Frame(b)))
@@ -69,7 +69,7 @@ public sealed class EchoTests
     [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
     public async Task APipelinedBurstInOneWriteIsEchoedInOrder(TransportKind kind)
     {
-        await using var server = Start(new TcpServerOptions { ReceiveBufferSize = 1024 }.On(kind));
+        await using var server = Start(new BerthServerOptions { ReceiveBufferSize = 1024 }.On(kind));
         using var client = new RawClient(server.EndPoint, kind);
         var bodies = Enumerable.Range(0, 2000).Select(i => RandomBody(i % 300, i)).ToArray();
         client.Send(bodies.SelectMany(b => RawClient.Frame(b)).ToArray());
@@ -84,7 +84,7 @@ public sealed class EchoTests
     public async Task AThousandConcurrentConnectionsAllEcho(TransportKind kind)
     {
         const int count = 1000;
-        var options = new TcpServerOptions().On(kind);
+        var options = new BerthServerOptions().On(kind);
         await using (var server = Start(options))
         {
             var clients = new List<RawClient>(count);
@@ -120,21 +120,21 @@ public sealed class EchoTests
     [MemberData(nameof(Transports.All), MemberType = typeof(Transports))]
     public async Task OtherWireFormatsWork(TransportKind kind)
     {
-        var options = new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind);
+        var options = new BerthServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind);
         await using var server = Start(options);
         var received = new TaskCompletionSource<byte[]>();
         var collector = new CollectingHandler(received);
-        await using var client = new TcpClient(
-            new TcpClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp }.On(kind),
+        await using var client = new BerthClient(
+            new BerthClientOptions { Port = server.EndPoint.Port, Format = LengthFieldFormat.FastPortSharp }.On(kind),
             collector);
         var connection = await client.ConnectAsync();
         Assert.True(connection.TrySend([1, 2, 3]));
         Assert.Equal(new byte[] { 1, 2, 3 }, await received.Task.Within());
     }
 
-    internal static TcpServer Start(TcpServerOptions options, ConnectionHandler? handler = null)
+    internal static BerthServer Start(BerthServerOptions options, ConnectionHandler? handler = null)
     {
-        var server = new TcpServer(options, handler ?? new EchoHandler());
+        var server = new BerthServer(options, handler ?? new EchoHandler());
         server.Start();
         return server;
     }

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using Berth.Tcp.Transport.Epoll;
+using Berth.Connections.Transport.Epoll;
 
 namespace Berth.Tests.Tcp;
 

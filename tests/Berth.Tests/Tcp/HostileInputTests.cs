@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -12,7 +12,7 @@ public sealed class HostileInputTests
     public async Task AnOversizedLengthClosesOnlyThatConnection(TransportKind kind)
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) }.On(kind);
+        var options = new BerthServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(1000) }.On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
             using var good = new RawClient(server.EndPoint, kind);
@@ -39,7 +39,7 @@ public sealed class HostileInputTests
     public async Task AnImpossibleLengthClosesWithMalformedFrame(TransportKind kind)
     {
         var handler = new RecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind), handler);
+        await using var server = EchoTests.Start(new BerthServerOptions { Format = LengthFieldFormat.FastPortSharp }.On(kind), handler);
         using var bad = new RawClient(server.EndPoint, kind);
         bad.Send([1, 0]);
         Assert.True(bad.WaitForClose());
@@ -52,7 +52,7 @@ public sealed class HostileInputTests
     public async Task AThrowingHandlerClosesOnlyItsConnection(TransportKind kind)
     {
         var handler = new ThrowOnEmptyFrame();
-        var options = new TcpServerOptions().On(kind);
+        var options = new BerthServerOptions().On(kind);
         await using (var server = EchoTests.Start(options, handler))
         {
             using var good = new RawClient(server.EndPoint, kind);
@@ -77,7 +77,7 @@ public sealed class HostileInputTests
         // Long enough that the active client, which sends every tenth of it, is never starved past it while the
         // whole suite starts up on two cores; a test of behaviour, not of timing.
         var idleTimeout = TimeSpan.FromSeconds(3);
-        var options = new TcpServerOptions { IdleTimeout = idleTimeout };
+        var options = new BerthServerOptions { IdleTimeout = idleTimeout };
         await using var server = EchoTests.Start(options, handler);
         using var active = new RawClient(server.EndPoint);
         var activeConnection = await handler.FirstConnection.Within();
@@ -116,7 +116,7 @@ public sealed class HostileInputTests
     public async Task ConnectionsPastTheLimitAreClosedWithConnectionLimit()
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { MaxConnections = 2 };
+        var options = new BerthServerOptions { MaxConnections = 2 };
         await using var server = EchoTests.Start(options, handler);
         using var first = new RawClient(server.EndPoint);
         using var second = new RawClient(server.EndPoint);
@@ -137,7 +137,7 @@ public sealed class HostileInputTests
     public async Task PausedAcceptingServesTheWaitingConnectionOnceASlotFrees()
     {
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { MaxConnections = 1, ConnectionLimitPolicy = ConnectionLimitPolicy.PauseAccepting };
+        var options = new BerthServerOptions { MaxConnections = 1, ConnectionLimitPolicy = ConnectionLimitPolicy.PauseAccepting };
         await using var server = EchoTests.Start(options, handler);
         using var first = new RawClient(server.EndPoint);
         first.SendFrame([1]);

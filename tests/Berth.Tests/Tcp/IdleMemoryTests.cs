@@ -1,4 +1,4 @@
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -9,7 +9,7 @@ public sealed class IdleMemoryTests
     public async Task IdleConnectionsHoldNoPooledBuffersAfterARoundTrip()
     {
         const int count = 200;
-        var options = new TcpServerOptions();
+        var options = new BerthServerOptions();
         await using (var server = EchoTests.Start(options))
         {
             var clients = new List<RawClient>(count);
@@ -44,9 +44,9 @@ public sealed class IdleMemoryTests
     public async Task AnIdleClientConnectionHoldsNoPooledBuffers()
     {
         var handler = new RecordingHandler { Echo = false };
-        await using var server = EchoTests.Start(new TcpServerOptions());
-        var clientOptions = new TcpClientOptions { Port = server.EndPoint.Port };
-        await using var client = new TcpClient(clientOptions, handler);
+        await using var server = EchoTests.Start(new BerthServerOptions());
+        var clientOptions = new BerthClientOptions { Port = server.EndPoint.Port };
+        await using var client = new BerthClient(clientOptions, handler);
         var connection = await client.ConnectAsync().Within();
         await Waits.Until(() => server.ConnectionCount == 1);
         Assert.Equal(0, clientOptions.BufferPool.Outstanding);

@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.Net;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -11,7 +11,7 @@ public sealed class LifecycleTests
     {
         const int frames = 200;
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions();
+        var options = new BerthServerOptions();
         var server = EchoTests.Start(options, handler);
         using var client = new RawClient(server.EndPoint);
         var connection = await handler.FirstConnection.Within();
@@ -39,17 +39,17 @@ public sealed class LifecycleTests
     [Fact]
     public async Task ClientReconnectsAfterTheServerRestarts()
     {
-        var first = EchoTests.Start(new TcpServerOptions());
+        var first = EchoTests.Start(new BerthServerOptions());
         var port = first.EndPoint.Port;
         var handler = new RecordingHandler { Echo = false };
-        var clientOptions = new TcpClientOptions
+        var clientOptions = new BerthClientOptions
         {
             Port = port,
             Reconnect = true,
             ReconnectInitialDelay = TimeSpan.FromMilliseconds(20),
             ReconnectMaxDelay = TimeSpan.FromMilliseconds(200),
         };
-        await using var client = new TcpClient(clientOptions, handler);
+        await using var client = new BerthClient(clientOptions, handler);
         await client.ConnectAsync();
 
         // A connection still in the listen backlog is reset when the listener closes; wait until it was accepted.
@@ -58,7 +58,7 @@ public sealed class LifecycleTests
         await Waits.Until(() => !handler.Disconnects.IsEmpty);
         Assert.Equal(DisconnectReason.ClosedByPeer, handler.Disconnects.Single().Info.Reason);
 
-        await using var second = EchoTests.Start(new TcpServerOptions { EndPoint = new IPEndPoint(IPAddress.Loopback, port) });
+        await using var second = EchoTests.Start(new BerthServerOptions { EndPoint = new IPEndPoint(IPAddress.Loopback, port) });
         await Waits.Until(() => handler.Connections.Count == 2 && client.Connection is not null);
         Assert.True(client.Connection!.TrySend([42]));
         await Waits.Until(() => second.ConnectionCount == 1);
@@ -67,10 +67,10 @@ public sealed class LifecycleTests
     [Fact]
     public async Task ConnectingToAClosedPortFailsWithASocketError()
     {
-        var server = EchoTests.Start(new TcpServerOptions());
+        var server = EchoTests.Start(new BerthServerOptions());
         var port = server.EndPoint.Port;
         await server.StopAsync();
-        await using var client = new TcpClient(new TcpClientOptions { Port = port }, new RecordingHandler());
+        await using var client = new BerthClient(new BerthClientOptions { Port = port }, new RecordingHandler());
         await Assert.ThrowsAsync<System.Net.Sockets.SocketException>(() => client.ConnectAsync());
     }
 
@@ -78,7 +78,7 @@ public sealed class LifecycleTests
     public async Task ClosingFromTheApplicationFlushesAndReportsClosedByApplication()
     {
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions();
+        var options = new BerthServerOptions();
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);
@@ -98,11 +98,11 @@ public sealed class LifecycleTests
     [Fact]
     public async Task TheClientConnectsByHostNameAndUsesTheSameConnectionType()
     {
-        var serverOptions = new TcpServerOptions();
+        var serverOptions = new BerthServerOptions();
         await using var server = EchoTests.Start(serverOptions);
         var replies = new ReplyCollector();
-        var clientOptions = new TcpClientOptions { Host = "localhost", Port = server.EndPoint.Port };
-        await using (var client = new TcpClient(clientOptions, replies))
+        var clientOptions = new BerthClientOptions { Host = "localhost", Port = server.EndPoint.Port };
+        await using (var client = new BerthClient(clientOptions, replies))
         {
             var connection = await client.ConnectAsync();
             for (var i = 0; i < 100; i++)

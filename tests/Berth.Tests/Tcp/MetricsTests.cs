@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -16,7 +16,7 @@ public sealed class MetricsTests
         using var factory = new OwnMeterFactory();
         using var totals = new MeterTotals(factory);
 
-        var server = EchoTests.Start(new TcpServerOptions { MeterFactory = factory });
+        var server = EchoTests.Start(new BerthServerOptions { MeterFactory = factory });
         using (var leaving = new RawClient(server.EndPoint))
         {
             for (var i = 0; i < 3; i++)
@@ -38,22 +38,22 @@ public sealed class MetricsTests
             await Task.Delay(10);
         }
 
-        Assert.Equal(1, totals["berth.tcp.connections.active"]);
+        Assert.Equal(1, totals["berth.connections.active"]);
         await server.StopAsync().Within();
 
-        Assert.Equal(4, totals["berth.tcp.frames.received"]);
-        Assert.Equal(4, totals["berth.tcp.frames.sent"]);
-        Assert.Equal(4 * FrameLength, totals["berth.tcp.bytes.received"]);
-        Assert.Equal(4 * FrameLength, totals["berth.tcp.bytes.sent"]);
-        Assert.Equal(2, totals["berth.tcp.connections.opened"]);
-        Assert.Equal(0, totals["berth.tcp.connections.active"]);
-        Assert.Equal(0, totals["berth.tcp.send_queue.bytes"]);
-        Assert.Equal(1, totals["berth.tcp.disconnects[reason=ClosedByPeer]"]);
-        Assert.Equal(1, totals["berth.tcp.disconnects[reason=ServerStopping]"]);
+        Assert.Equal(4, totals["berth.frames.received"]);
+        Assert.Equal(4, totals["berth.frames.sent"]);
+        Assert.Equal(4 * FrameLength, totals["berth.bytes.received"]);
+        Assert.Equal(4 * FrameLength, totals["berth.bytes.sent"]);
+        Assert.Equal(2, totals["berth.connections.opened"]);
+        Assert.Equal(0, totals["berth.connections.active"]);
+        Assert.Equal(0, totals["berth.send_queue.bytes"]);
+        Assert.Equal(1, totals["berth.disconnects[reason=ClosedByPeer]"]);
+        Assert.Equal(1, totals["berth.disconnects[reason=ServerStopping]"]);
         Assert.Equal(
-            ["berth.tcp.bytes.received", "berth.tcp.bytes.sent", "berth.tcp.connections.active", "berth.tcp.connections.opened",
-             "berth.tcp.disconnects[reason=ClosedByPeer]", "berth.tcp.disconnects[reason=ServerStopping]",
-             "berth.tcp.frames.received", "berth.tcp.frames.sent", "berth.tcp.send_queue.bytes"],
+            ["berth.bytes.received", "berth.bytes.sent", "berth.connections.active", "berth.connections.opened",
+             "berth.disconnects[reason=ClosedByPeer]", "berth.disconnects[reason=ServerStopping]",
+             "berth.frames.received", "berth.frames.sent", "berth.send_queue.bytes"],
             totals.Names);
     }
 
@@ -62,9 +62,9 @@ public sealed class MetricsTests
     {
         using var factory = new OwnMeterFactory();
         using var totals = new MeterTotals(factory);
-        await using var server = EchoTests.Start(new TcpServerOptions());
+        await using var server = EchoTests.Start(new BerthServerOptions());
         var echoes = new EchoCounter(2);
-        var client = new TcpClient(new TcpClientOptions { Port = server.EndPoint.Port, MeterFactory = factory }, echoes);
+        var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port, MeterFactory = factory }, echoes);
         var connection = await client.ConnectAsync().Within();
         Assert.True(connection.TrySend(new byte[BodyLength]));
         Assert.True(connection.TrySend(new byte[BodyLength]));
@@ -72,13 +72,13 @@ public sealed class MetricsTests
         await client.DisposeAsync();
         await connection.Closed.Within();
 
-        Assert.Equal(2, totals["berth.tcp.frames.received"]);
-        Assert.Equal(2, totals["berth.tcp.frames.sent"]);
-        Assert.Equal(2 * FrameLength, totals["berth.tcp.bytes.received"]);
-        Assert.Equal(2 * FrameLength, totals["berth.tcp.bytes.sent"]);
-        Assert.Equal(1, totals["berth.tcp.connections.opened"]);
-        Assert.Equal(0, totals["berth.tcp.connections.active"]);
-        Assert.Equal(1, totals.Names.Count(n => n.StartsWith("berth.tcp.disconnects[", StringComparison.Ordinal)));
+        Assert.Equal(2, totals["berth.frames.received"]);
+        Assert.Equal(2, totals["berth.frames.sent"]);
+        Assert.Equal(2 * FrameLength, totals["berth.bytes.received"]);
+        Assert.Equal(2 * FrameLength, totals["berth.bytes.sent"]);
+        Assert.Equal(1, totals["berth.connections.opened"]);
+        Assert.Equal(0, totals["berth.connections.active"]);
+        Assert.Equal(1, totals.Names.Count(n => n.StartsWith("berth.disconnects[", StringComparison.Ordinal)));
     }
 
     /// <summary>Counts echoes and completes once the expected number arrived.</summary>

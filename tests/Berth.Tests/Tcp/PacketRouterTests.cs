@@ -1,7 +1,7 @@
 using System.Buffers;
 using Berth.Buffers;
-using Berth.Tcp;
-using Berth.Tcp.Packets;
+using Berth.Connections;
+using Berth.Connections.Packets;
 
 namespace Berth.Tests.Tcp;
 
@@ -21,7 +21,7 @@ public sealed class PacketRouterTests
                 writer.WriteInt32(v * 10);
             });
         });
-        await using var server = EchoTests.Start(new TcpServerOptions(), router);
+        await using var server = EchoTests.Start(new BerthServerOptions(), router);
         using var client = new RawClient(server.EndPoint);
         client.SendFrame([1, 0, 0, 0, 7, 0, 0, 0]);
         var reply = client.ReceiveFrame();

@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.Net;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -10,7 +10,7 @@ public class ReadmeExampleTests
     [Fact]
     public async Task The_readme_echo_server_sends_frames_back()
     {
-        await using var server = new TcpServer(new TcpServerOptions { EndPoint = new(IPAddress.Loopback, 0) }, new Echo());
+        await using var server = new BerthServer(new BerthServerOptions { EndPoint = new(IPAddress.Loopback, 0) }, new Echo());
         server.Start();
 
         using var client = new RawClient(server.EndPoint);

@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.Collections.Concurrent;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 

@@ -1,5 +1,5 @@
 using System.Buffers;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -9,7 +9,7 @@ public sealed class SchedulingTests
     public async Task InlineSchedulingRunsTheHandlerOnAnEventLoopThread()
     {
         var handler = new ThreadRecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions { HandlerScheduling = HandlerScheduling.Inline }, handler);
+        await using var server = EchoTests.Start(new BerthServerOptions { HandlerScheduling = HandlerScheduling.Inline }, handler);
         using var client = new RawClient(server.EndPoint);
 
         // The receive loop starts on a pool thread and moves to its event loop once a receive has to wait; the pause
@@ -26,7 +26,7 @@ public sealed class SchedulingTests
     public async Task ThreadPoolSchedulingRunsTheHandlerOnThePool()
     {
         var handler = new ThreadRecordingHandler();
-        await using var server = EchoTests.Start(new TcpServerOptions { HandlerScheduling = HandlerScheduling.ThreadPool }, handler);
+        await using var server = EchoTests.Start(new BerthServerOptions { HandlerScheduling = HandlerScheduling.ThreadPool }, handler);
         using var client = new RawClient(server.EndPoint);
         client.SendFrame([1]);
         Assert.Equal(new byte[] { 1 }, client.ReceiveFrame());
@@ -38,7 +38,7 @@ public sealed class SchedulingTests
     {
         using var release = new ManualResetEventSlim();
         var handler = new BlockOnEmptyFrame(release);
-        await using var server = EchoTests.Start(new TcpServerOptions { HandlerScheduling = HandlerScheduling.ThreadPool }, handler);
+        await using var server = EchoTests.Start(new BerthServerOptions { HandlerScheduling = HandlerScheduling.ThreadPool }, handler);
         using var blocked = new RawClient(server.EndPoint);
         using var other = new RawClient(server.EndPoint);
         blocked.SendFrame([]);
@@ -57,9 +57,9 @@ public sealed class SchedulingTests
     [Fact]
     public async Task AClientRunsItsHandlerOnAnEventLoopThreadToo()
     {
-        await using var server = EchoTests.Start(new TcpServerOptions());
+        await using var server = EchoTests.Start(new BerthServerOptions());
         var handler = new ThreadRecordingHandler { Echo = false };
-        await using var client = new TcpClient(new TcpClientOptions { Port = server.EndPoint.Port }, handler);
+        await using var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, handler);
         var connection = await client.ConnectAsync();
         Thread.Sleep(200);
         Assert.True(connection.TrySend([5]));
@@ -70,7 +70,7 @@ public sealed class SchedulingTests
     [Fact]
     public async Task AConnectionWhoseDataNeverRunsOutDoesNotStallTheOthersOnItsLoop()
     {
-        await using var server = EchoTests.Start(new TcpServerOptions(), new EchoShortFrames());
+        await using var server = EchoTests.Start(new BerthServerOptions(), new EchoShortFrames());
         using var flooder = new RawClient(server.EndPoint);
         var witnesses = Enumerable.Range(0, Environment.ProcessorCount + 1).Select(_ => new RawClient(server.EndPoint)).ToList();
         using var done = new CancellationTokenSource();

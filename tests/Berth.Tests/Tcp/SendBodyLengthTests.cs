@@ -1,7 +1,7 @@
 using System.Buffers;
 using Berth.Buffers;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -20,7 +20,7 @@ public sealed class SendBodyLengthTests
     public async Task Every_send_api_refuses_the_body_with_the_same_exception(int length)
     {
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions { Format = Bounded };
+        var options = new BerthServerOptions { Format = Bounded };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);

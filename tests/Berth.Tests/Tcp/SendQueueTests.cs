@@ -1,5 +1,5 @@
 using Berth.Buffers;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -16,7 +16,7 @@ public sealed class SendQueueTests
     public async Task RejectPolicyReturnsFalseAndThrowsWhileTheConnectionStaysOpen()
     {
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions { SendQueueLimit = QueueLimit, FullQueuePolicy = FullQueuePolicy.Reject };
+        var options = new BerthServerOptions { SendQueueLimit = QueueLimit, FullQueuePolicy = FullQueuePolicy.Reject };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);
@@ -41,7 +41,7 @@ public sealed class SendQueueTests
     public async Task WaitPolicyCompletesTheSendOnceThePeerReads()
     {
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions { SendQueueLimit = QueueLimit, FullQueuePolicy = FullQueuePolicy.Wait };
+        var options = new BerthServerOptions { SendQueueLimit = QueueLimit, FullQueuePolicy = FullQueuePolicy.Wait };
         await using var server = EchoTests.Start(options, handler);
         using var client = new RawClient(server.EndPoint);
         var connection = await handler.FirstConnection.Within();
@@ -57,7 +57,7 @@ public sealed class SendQueueTests
     public async Task SlowConsumerPolicyClosesTheConnectionAndReportsTheUnsentFrames()
     {
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions { SendQueueLimit = QueueLimit, FullQueuePolicy = FullQueuePolicy.CloseAsSlowConsumer };
+        var options = new BerthServerOptions { SendQueueLimit = QueueLimit, FullQueuePolicy = FullQueuePolicy.CloseAsSlowConsumer };
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);
@@ -79,7 +79,7 @@ public sealed class SendQueueTests
     public async Task AFrameWriterSerializesIntoTheQueueAndAThrowingOneLeavesNothing()
     {
         var handler = new RecordingHandler { Echo = false };
-        var options = new TcpServerOptions();
+        var options = new BerthServerOptions();
         await using (var server = EchoTests.Start(options, handler))
         {
             using var client = new RawClient(server.EndPoint);

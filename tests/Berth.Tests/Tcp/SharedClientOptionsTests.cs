@@ -1,4 +1,4 @@
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -8,13 +8,13 @@ public sealed class SharedClientOptionsTests
     [Fact]
     public async Task EveryClientOfOneOptionsObjectIsSweptAndOneLeavingKeepsTheOthersSwept()
     {
-        await using var server = EchoTests.Start(new TcpServerOptions(), new RecordingHandler { Echo = false });
-        var options = new TcpClientOptions { Port = server.EndPoint.Port, IdleTimeout = TimeSpan.FromMilliseconds(300) };
-        var leaving = new TcpClient(options, new RecordingHandler());
+        await using var server = EchoTests.Start(new BerthServerOptions(), new RecordingHandler { Echo = false });
+        var options = new BerthClientOptions { Port = server.EndPoint.Port, IdleTimeout = TimeSpan.FromMilliseconds(300) };
+        var leaving = new BerthClient(options, new RecordingHandler());
         var firstHandler = new RecordingHandler();
         var secondHandler = new RecordingHandler();
-        await using var first = new TcpClient(options, firstHandler);
-        await using var second = new TcpClient(options, secondHandler);
+        await using var first = new BerthClient(options, firstHandler);
+        await using var second = new BerthClient(options, secondHandler);
         await leaving.DisposeAsync();
 
         await first.ConnectAsync();

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Net.Security;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -12,12 +12,12 @@ public sealed class TlsTests
     public async Task FramesRoundTripOverTlsWithTheSameApi()
     {
         using var certificate = SelfSignedCertificate();
-        var serverOptions = new TcpServerOptions
+        var serverOptions = new BerthServerOptions
         {
             Tls = new SslServerAuthenticationOptions { ServerCertificate = certificate },
         };
         var replies = new TaskCompletionSource<byte[]>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var clientOptions = new TcpClientOptions
+        var clientOptions = new BerthClientOptions
         {
             Tls = new SslClientAuthenticationOptions
             {
@@ -28,7 +28,7 @@ public sealed class TlsTests
         await using (var server = EchoTests.Start(serverOptions))
         {
             clientOptions.Port = server.EndPoint.Port;
-            await using var client = new TcpClient(clientOptions, new FirstReply(replies));
+            await using var client = new BerthClient(clientOptions, new FirstReply(replies));
             var connection = await client.ConnectAsync();
             var body = EchoTests.RandomBody(100_000, 3);
             Assert.True(connection.TrySend(body));
@@ -44,7 +44,7 @@ public sealed class TlsTests
     {
         using var certificate = SelfSignedCertificate();
         var handler = new RecordingHandler();
-        var options = new TcpServerOptions { Tls = new SslServerAuthenticationOptions { ServerCertificate = certificate } };
+        var options = new BerthServerOptions { Tls = new SslServerAuthenticationOptions { ServerCertificate = certificate } };
         await using var server = EchoTests.Start(options, handler);
         using var plain = new RawClient(server.EndPoint);
         plain.SendFrame(new byte[64]);

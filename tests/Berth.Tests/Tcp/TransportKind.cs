@@ -1,6 +1,6 @@
 using System.Net.Security;
 using System.Security.Cryptography.X509Certificates;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp;
 
@@ -41,7 +41,7 @@ public static class Transports
     }
 
     /// <summary>Makes <paramref name="options"/> serve <paramref name="kind"/>; returns them.</summary>
-    public static TcpServerOptions On(this TcpServerOptions options, TransportKind kind)
+    public static BerthServerOptions On(this BerthServerOptions options, TransportKind kind)
     {
         options.HandlerScheduling = kind == TransportKind.Epoll ? HandlerScheduling.Inline : HandlerScheduling.ThreadPool;
         options.Tls = kind == TransportKind.Tls ? new SslServerAuthenticationOptions { ServerCertificate = Certificate.Value } : null;
@@ -49,7 +49,7 @@ public static class Transports
     }
 
     /// <summary>Makes <paramref name="options"/> connect over <paramref name="kind"/>; returns them.</summary>
-    public static TcpClientOptions On(this TcpClientOptions options, TransportKind kind)
+    public static BerthClientOptions On(this BerthClientOptions options, TransportKind kind)
     {
         options.HandlerScheduling = kind == TransportKind.Epoll ? HandlerScheduling.Inline : HandlerScheduling.ThreadPool;
         options.Tls = kind == TransportKind.Tls ? ClientTls() : null;

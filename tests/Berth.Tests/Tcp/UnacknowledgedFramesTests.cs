@@ -1,4 +1,4 @@
-using Berth.Tcp.Send;
+using Berth.Connections.Send;
 
 namespace Berth.Tests.Tcp;
 

@@ -1,5 +1,5 @@
 using System.Net;
-using Berth.Tcp;
+using Berth.Connections;
 using Xunit.Abstractions;
 
 namespace Berth.Tests.Tcp.Hostile;
@@ -14,25 +14,25 @@ internal sealed class AttackArena : IAsyncDisposable
     private readonly ITestOutputHelper _output;
     private Witness? _witness;
 
-    private AttackArena(TcpServerOptions options, ITestOutputHelper output)
+    private AttackArena(BerthServerOptions options, ITestOutputHelper output)
     {
         _output = output;
         Options = options;
-        Server = new TcpServer(options, Handler);
+        Server = new BerthServer(options, Handler);
         Server.Start();
     }
 
-    public TcpServerOptions Options { get; }
+    public BerthServerOptions Options { get; }
 
     public ObservedEchoHandler Handler { get; } = new();
 
-    public TcpServer Server { get; }
+    public BerthServer Server { get; }
 
     public IPEndPoint EndPoint => Server.EndPoint;
 
     public Witness Witness => _witness!;
 
-    public static async Task<AttackArena> StartAsync(TcpServerOptions options, ITestOutputHelper output)
+    public static async Task<AttackArena> StartAsync(BerthServerOptions options, ITestOutputHelper output)
     {
         var arena = new AttackArena(options, output);
         arena._witness = await Witness.StartAsync(arena.EndPoint);

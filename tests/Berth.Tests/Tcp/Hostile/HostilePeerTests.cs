@@ -4,7 +4,7 @@ using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
 using Berth.Framing;
-using Berth.Tcp;
+using Berth.Connections;
 using Xunit.Abstractions;
 
 namespace Berth.Tests.Tcp.Hostile;
@@ -22,7 +22,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task SlowHeadersOnManyConnectionsAreClosedAsIdle()
     {
         var minimum = AttackLength.Pick(200, 2_000);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions { IdleTimeout = TimeSpan.FromSeconds(1) }, output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions { IdleTimeout = TimeSpan.FromSeconds(1) }, output);
         var sockets = new ConcurrentQueue<Socket>();
         try
         {
@@ -59,7 +59,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     [Fact]
     public async Task APeerThatNeverReadsIsClosedAsASlowConsumer()
     {
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions { SlowConsumerTimeout = TimeSpan.FromSeconds(2) }, output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions { SlowConsumerTimeout = TimeSpan.FromSeconds(2) }, output);
         using (var socket = await ConnectAsync(arena.EndPoint))
         {
             var frame = RawClient.Frame(new byte[65_536]);
@@ -99,7 +99,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task ConnectAndResetChurnCostsNothing()
     {
         var minimum = AttackLength.Pick(2_000, 200_000);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions(), output);
         long claimed = 0;
         var churn = Task.FromResult(0);
         await using (var attack = Attack.Start(a =>
@@ -115,8 +115,14 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
 
         var resets = await churn;
         Assert.True(resets >= minimum);
-        await Waits.Until(() => arena.Handler.Disconnects.Count >= resets);
-        var reasons = await arena.EndAsync("connect-and-reset churn", resets);
+
+        // A connection the client saw complete can still be dropped by the kernel when the accept queue overflows, and
+        // never reach the server: count what the server took, once nothing is left waiting to be accepted and only
+        // the witness is still open.
+        await Waits.Until(() => AcceptQueue.Length(arena.EndPoint) == 0 && arena.Server.ConnectionCount == 1);
+        var accepted = arena.Handler.Disconnects.Count;
+        Assert.InRange(accepted, 1, resets);
+        var reasons = await arena.EndAsync("connect-and-reset churn", accepted);
         Assert.All(reasons, r => Assert.Contains(r, new[] { DisconnectReason.SocketError, DisconnectReason.ClosedByPeer }));
     }
 
@@ -127,7 +133,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task GarbageClosesWithTheReasonTheDecoderGivesIt(int seed)
     {
         var minimum = AttackLength.Pick(20, 2_000);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions(), output);
         var random = new Random(seed);
         var expected = new List<DisconnectReason>();
         await using (var attack = Attack.Start(async a =>
@@ -165,7 +171,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task AnAnnouncedLengthOverTheMaximumClosesWithFrameTooLarge(uint announced)
     {
         var minimum = AttackLength.Pick(20, 2_000);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions(), output);
         var header = new byte[4];
         BinaryPrimitives.WriteUInt32LittleEndian(header, announced);
         var connections = 0;
@@ -193,7 +199,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     {
         var maxBody = AttackLength.Pick(65_536, LengthFieldFormat.DefaultMaxBodyLength);
         var chunk = AttackLength.Pick(256, 1_024);
-        var options = new TcpServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(maxBody) };
+        var options = new BerthServerOptions { Format = LengthFieldFormat.Berth.WithMaxBodyLength(maxBody) };
         await using var arena = await AttackArena.StartAsync(options, output);
         var body = new byte[maxBody];
         new Random(5).NextBytes(body);
@@ -239,7 +245,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task AFrameDribbledPastItsDeadlineIsClosedWithFrameTimeout()
     {
         var minimum = AttackLength.Pick(5, 200);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions { FrameTimeout = TimeSpan.FromMilliseconds(500) }, output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions { FrameTimeout = TimeSpan.FromMilliseconds(500) }, output);
         var sockets = new ConcurrentQueue<Socket>();
         try
         {
@@ -306,7 +312,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task APipeliningPeerThatReadsItsEchoesIsNeverDropped()
     {
         var minimum = AttackLength.Pick(64, 256);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions(), output);
         var body = new byte[1_048_576];
         new Random(17).NextBytes(body);
         var frame = RawClient.Frame(body);
@@ -362,7 +368,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     public async Task AHalfClosingPeerGetsEveryEchoThenTheClose()
     {
         var minimum = AttackLength.Pick(20, 2_000);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions(), output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions(), output);
         var random = new Random(11);
         var connections = 0;
         await using (var attack = Attack.Start(async a =>
@@ -395,7 +401,7 @@ public sealed class HostilePeerTests(ITestOutputHelper output)
     {
         var room = AttackLength.Pick(50, 1_000);
         var minimum = AttackLength.Pick(150, 5_000);
-        await using var arena = await AttackArena.StartAsync(new TcpServerOptions { MaxConnections = room + 1 }, output);
+        await using var arena = await AttackArena.StartAsync(new BerthServerOptions { MaxConnections = room + 1 }, output);
         var sockets = new ConcurrentQueue<Socket>();
         try
         {

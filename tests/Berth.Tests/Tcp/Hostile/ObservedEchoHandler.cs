@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Net;
-using Berth.Tcp;
+using Berth.Connections;
 
 namespace Berth.Tests.Tcp.Hostile;
 

@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using Berth.Tcp;
+using Berth.Connections;
 using Xunit.Abstractions;
 
 namespace Berth.Tests.Tcp.Network;

@@ -1,0 +1,44 @@
+using System.Buffers;
+using System.Buffers.Binary;
+
+namespace Berth.Connections.Packets;
+
+/// <summary>
+/// The optional packet layer: every frame body starts with a little-endian int32 message id, and the rest goes to the
+/// handler mapped to that id. A body too short for an id closes the connection with
+/// <see cref="DisconnectReason.MalformedFrame"/>; an id nobody mapped closes it with <see cref="DisconnectReason.UnknownMessage"/>.
+/// Derive from it to handle connects and disconnects as well.
+/// </summary>
+public class PacketRouter : ConnectionHandler
+{
+    private readonly Dictionary<int, PacketHandler> _handlers = [];
+
+    /// <summary>Routes packets with <paramref name="messageId"/> to <paramref name="handler"/>. Map everything before the server starts.</summary>
+    /// <exception cref="ArgumentException">The id is already mapped.</exception>
+    public PacketRouter Map(int messageId, PacketHandler handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        _handlers.Add(messageId, handler);
+        return this;
+    }
+
+    /// <inheritdoc />
+    public sealed override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+    {
+        if (body.Length < sizeof(int))
+        {
+            connection.Abort(DisconnectReason.MalformedFrame);
+            return;
+        }
+
+        Span<byte> id = stackalloc byte[sizeof(int)];
+        body.Slice(0, sizeof(int)).CopyTo(id);
+        if (!_handlers.TryGetValue(BinaryPrimitives.ReadInt32LittleEndian(id), out var handler))
+        {
+            connection.Abort(DisconnectReason.UnknownMessage);
+            return;
+        }
+
+        handler(connection, body.Slice(sizeof(int)));
+    }
+}

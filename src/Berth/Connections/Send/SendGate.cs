@@ -1,0 +1,27 @@
+namespace Berth.Connections.Send;
+
+/// <summary>
+/// Everything the receive path asks of the send side, in one place: whether the send queue is over its limit (then no
+/// further frame is delivered), the bracket around a batch of deliveries (replies queued inside it wake the send loop
+/// once, after the batch), and the wait until the queue drained far enough to resume.
+/// </summary>
+internal sealed class SendGate(SendQueue queue, SendWakeup wakeup)
+{
+    /// <summary>True while the send queue holds at least its limit: the receive path delivers and reads nothing.</summary>
+    public bool IsShut => queue.OverLimit;
+
+    /// <summary>Marks this thread as delivering a batch of frames: sends from it are replies.</summary>
+    public void BeginDispatch() => wakeup.BeginDispatch();
+
+    /// <summary>Ends the batch; the send loop wakes now if a reply went into the empty queue during it.</summary>
+    public void EndDispatch() => wakeup.EndDispatch();
+
+    /// <summary>Completes once the queue drained to half its limit, or the connection started closing.</summary>
+    public async ValueTask WaitUntilOpenAsync()
+    {
+        while (!queue.IsClosed && queue.QueuedBytes > queue.ResumeBelow)
+        {
+            await queue.Drained.WaitAsync().ConfigureAwait(false);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+using Berth.Buffers;
+using Berth.Connections.Transport;
+
+namespace Berth.Connections.Send;
+
+/// <summary>
+/// The one sender of a connection: sleeps until a frame is queued, takes everything queued, writes it with one gather
+/// send per <see cref="ConnectionTransport.MaxBuffersPerSend"/> arrays, returns the arrays to the pool, and repeats. On a flushing close it
+/// drains the queue, then shuts the send side down; on an abort it stops at once.
+/// </summary>
+/// <remarks>
+/// It runs on whichever thread wakes it or completes its send, never on a thread of its own; see
+/// <see cref="ConnectionLifetime.Start"/>.
+/// </remarks>
+internal sealed class SendLoop(
+    ConnectionTransport transport,
+    SendQueue queue,
+    SendWakeup wakeup,
+    ConnectionLifetime lifetime)
+{
+    private readonly int _maxBuffersPerSend = transport.MaxBuffersPerSend;
+    private readonly List<ArraySegment<byte>> _buffers = new(transport.MaxBuffersPerSend);
+
+    public async Task RunAsync()
+    {
+        try
+        {
+            while (true)
+            {
+                // Read before draining: once closing is visible the queue refuses new frames, so this drain is the last.
+                var closing = lifetime.IsClosing;
+                if (closing && !lifetime.FlushOnClose)
+                {
+                    return;
+                }
+
+                while (queue.TakeBatch() is { } batch)
+                {
+                    for (var first = 0; first < batch.SegmentCount; first += _maxBuffersPerSend)
+                    {
+                        await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
+                        lifetime.Activity.SendProgressed();
+                    }
+
+                    queue.BatchWritten(batch);
+                }
+
+                if (closing)
+                {
+                    transport.ShutdownSend();
+                    lifetime.AbortAfterLinger();
+                    return;
+                }
+
+                await wakeup.WaitAsync().ConfigureAwait(false);
+            }
+        }
+        catch (Exception e) when (!lifetime.IsClosing)
+        {
+            lifetime.Close(DisconnectReason.SocketError, e, flush: false);
+        }
+        catch
+        {
+            // The socket was closed under a pending send; the frames left are reported unsent.
+        }
+        finally
+        {
+            lifetime.LoopEnded();
+        }
+    }
+
+    private List<ArraySegment<byte>> Gather(PooledBufferWriter batch, int first)
+    {
+        _buffers.Clear();
+        var end = Math.Min(batch.SegmentCount, first + _maxBuffersPerSend);
+        for (var i = first; i < end; i++)
+        {
+            _buffers.Add(batch.Segment(i));
+        }
+
+        return _buffers;
+    }
+}

@@ -1,0 +1,133 @@
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using Berth.Threading;
+
+namespace Berth.Connections.Transport.Epoll;
+
+/// <summary>
+/// The receive side of an <see cref="EpollTransport"/>: tries <c>recv</c> at once and, when nothing is there, leaves
+/// the receive with the event loop, which finishes it on its own thread and runs the awaiting receive loop inline.
+/// An empty buffer waits for readability only (a one-byte peek), so an idle connection needs no receive buffer.
+/// </summary>
+internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwaitable<int>
+{
+    /// <summary>Receives in a row that may complete at once on the loop's thread before the others get a turn.</summary>
+    private const int TurnLength = 16;
+
+    private ReadinessHandoff _handoff;
+    private Memory<byte> _buffer;
+    private volatile bool _aborted;
+    private int _inARow;
+
+    public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
+    {
+        _buffer = buffer;
+        Reset();
+        if (loop.IsCurrentThread && ++_inARow > TurnLength)
+        {
+            loop.Defer(this);
+            return Pending;
+        }
+
+        if (!TryReceive(out var received, out var error))
+        {
+            return Pending;
+        }
+
+        _buffer = default;
+        return error is null ? new ValueTask<int>(received) : ValueTask.FromException<int>(error);
+    }
+
+    /// <summary>
+    /// Fails this receive, if one waits, and every later one. A shut-down socket still takes data a peer keeps sending,
+    /// so without this a peer could keep an aborted connection's receive loop busy.
+    /// </summary>
+    public void Abort() => _aborted = true;
+
+    /// <summary>On the loop, for an event that may make the socket readable.</summary>
+    public void OnReadable()
+    {
+        if (_handoff.Signal())
+        {
+            Resume();
+        }
+    }
+
+    /// <summary>On the loop: retries the receive left with it, and completes it unless it has to wait again.</summary>
+    public void Resume()
+    {
+        _inARow = 0;
+        if (!TryReceive(out var received, out var error))
+        {
+            return;
+        }
+
+        _buffer = default;
+        if (error is null)
+        {
+            SetResult(received);
+        }
+        else
+        {
+            SetException(error);
+        }
+    }
+
+    /// <summary>False when the receive now waits for the loop.</summary>
+    private bool TryReceive(out int received, out Exception? error)
+    {
+        while (true)
+        {
+            if (_aborted)
+            {
+                error = new SocketException((int)SocketError.OperationAborted);
+                received = 0;
+                return true;
+            }
+
+            var observed = _handoff.Observe();
+            var result = Receive(_buffer.Span);
+            if (result >= 0)
+            {
+                received = _buffer.IsEmpty ? 0 : (int)result;
+                error = null;
+                return true;
+            }
+
+            var errno = Marshal.GetLastPInvokeError();
+            if (errno == LinuxSockets.Interrupted)
+            {
+                continue;
+            }
+
+            if (errno != LinuxSockets.WouldBlock)
+            {
+                // The parameterless constructor maps the last P/Invoke error, which is still this call's.
+                error = new SocketException();
+                received = 0;
+                return true;
+            }
+
+            if (_handoff.TryWait(observed))
+            {
+                received = 0;
+                error = null;
+                return false;
+            }
+        }
+    }
+
+    private nint Receive(Span<byte> buffer)
+    {
+        if (buffer.IsEmpty)
+        {
+            byte peeked;
+            return LinuxSockets.Receive(fd, &peeked, 1, LinuxSockets.Peek | LinuxSockets.DontWait);
+        }
+
+        fixed (byte* start = buffer)
+        {
+            return LinuxSockets.Receive(fd, start, buffer.Length, LinuxSockets.DontWait);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+using System.Net.Sockets;
+using Berth.Interop;
+
+namespace Berth.Connections.Transport.Epoll;
+
+/// <summary>
+/// A plain TCP socket driven by an <see cref="EpollLoop"/> instead of the runtime's socket engine. The
+/// <see cref="Socket"/> stays the owner of the descriptor; a reference taken on its handle keeps the descriptor
+/// open until <see cref="Dispose"/> has removed it from epoll, so neither the loop nor a late call ever reaches a
+/// closed or reused descriptor. An abort marks both directions failed and shuts the socket down instead of closing
+/// it; the shutdown's event wakes the waiting receive and send on the loop, which fail them, and the descriptor is
+/// closed only after both loops ended.
+/// </summary>
+internal sealed class EpollTransport : ConnectionTransport
+{
+    private readonly EpollLoop _loop;
+    private readonly EpollReceiver _receiver;
+    private readonly EpollSender _sender;
+    private int _disposed;
+
+    /// <param name="socket">The connected socket.</param>
+    /// <param name="loop">The loop that serves it.</param>
+    /// <param name="activeOpen">This side connected (see <see cref="PeerAcknowledgement"/>).</param>
+    public EpollTransport(Socket socket, EpollLoop loop, bool activeOpen = false)
+        : base(socket, activeOpen)
+    {
+        _loop = loop;
+        var added = false;
+        socket.SafeHandle.DangerousAddRef(ref added);
+        Descriptor = (int)socket.SafeHandle.DangerousGetHandle();
+        _receiver = new EpollReceiver(Descriptor, loop);
+        _sender = new EpollSender(Descriptor);
+        try
+        {
+            loop.Add(this);
+        }
+        catch
+        {
+            socket.SafeHandle.DangerousRelease();
+            throw;
+        }
+    }
+
+    public override int MaxBuffersPerSend => EpollSender.MaxVectors;
+
+    internal int Descriptor { get; }
+
+    /// <summary>The loop's name for this socket; see <see cref="EpollRegistrations"/>.</summary>
+    internal ulong Token { get; set; }
+
+    public override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _receiver.ReceiveAsync(buffer);
+
+    public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(buffers);
+
+    public override void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        _loop.Remove(this);
+        Socket.SafeHandle.DangerousRelease();
+        Socket.Dispose();
+    }
+
+    /// <summary>On the loop: wakes the waiting receive and send this event concerns; errors and hang-ups concern both.</summary>
+    internal void OnEvents(uint events)
+    {
+        if ((events & (LinuxEpoll.In | LinuxEpoll.ReadHangUp | LinuxEpoll.Error | LinuxEpoll.HangUp)) != 0)
+        {
+            _receiver.OnReadable();
+        }
+
+        if ((events & (LinuxEpoll.Out | LinuxEpoll.Error | LinuxEpoll.HangUp)) != 0)
+        {
+            _sender.OnWritable();
+        }
+    }
+
+    /// <summary>Marks both directions failed and shuts the socket down; the descriptor stays open until <see cref="Dispose"/>.</summary>
+    protected override void AbortStream()
+    {
+        _receiver.Abort();
+        _sender.Abort();
+        Shutdown(SocketShutdown.Both);
+    }
+}
