@@ -125,7 +125,7 @@ public sealed class ZmqContext : IDisposable
     internal bool PortableReactor { get; set; }
 
     /// <summary>
-    /// Whether a wait woken by the reactor continues on the reactor thread rather than on the thread pool; taken from
+    /// Whether a wait woken by the reactor continues on the reactor thread (the default) rather than on the thread pool; taken from
     /// <see cref="ReactorSelection"/> and only changed (by tests) before the first async wait.
     /// </summary>
     internal bool InlineCompletions { get; set; }
@@ -137,7 +137,7 @@ public sealed class ZmqContext : IDisposable
             lock (_sync)
             {
                 ObjectDisposedException.ThrowIf(_disposed, this);
-                return _reactor ??= ReactorSelection.Create(PortableReactor);
+                return _reactor ??= ReactorSelection.Create(PortableReactor, InlineCompletions);
             }
         }
     }

@@ -1,6 +1,3 @@
-using System.Diagnostics;
-using System.Globalization;
-
 namespace Berth.Cli.Zmq;
 
 /// <summary>
@@ -9,7 +6,8 @@ namespace Berth.Cli.Zmq;
 /// </summary>
 internal sealed class NativeZmqPrograms
 {
-    private static readonly string[] Programs = ["push_pull_thr", "req_rep_lat"];
+    private const string InstallHint = "bash scripts/setup.sh --native installs gcc and libzmq3-dev";
+    private static readonly string[] Programs = ["push_pull_thr", "router_dealer_thr", "req_rep_lat"];
     private readonly string _buildDirectory;
 
     private NativeZmqPrograms(string buildDirectory) => _buildDirectory = buildDirectory;
@@ -29,10 +27,10 @@ internal sealed class NativeZmqPrograms
                 continue;
             }
 
-            var (exit, _, error) = Execute("gcc", ["-O2", "-o", binary, source, "-lzmq", "-lpthread"]);
+            var (exit, _, error) = ChildProgram.Execute("gcc", ["-O2", "-o", binary, source, "-lzmq", "-lpthread"], InstallHint);
             if (exit != 0)
             {
-                throw new InvalidOperationException($"gcc could not build {program}.c (install gcc and libzmq3-dev: bash scripts/setup.sh --native): {FirstLine(error)}");
+                throw new InvalidOperationException($"gcc could not build {program}.c (install gcc and libzmq3-dev: bash scripts/setup.sh --native): {ChildProgram.FirstLine(error)}");
             }
         }
 
@@ -40,32 +38,18 @@ internal sealed class NativeZmqPrograms
     }
 
     /// <summary>Runs a program and returns its <c>key=value</c> output.</summary>
-    public IReadOnlyDictionary<string, double> Run(string program, int size, int count)
-    {
-        var (exit, output, error) = Execute(Path.Combine(_buildDirectory, program), [size.ToString(CultureInfo.InvariantCulture), count.ToString(CultureInfo.InvariantCulture)]);
-        if (exit != 0)
-        {
-            throw new InvalidOperationException($"{program} failed: {FirstLine(error)}");
-        }
+    public IReadOnlyDictionary<string, double> Run(string program, int size, int count) =>
+        ChildProgram.RunForValues(Path.Combine(_buildDirectory, program), ChildProgram.SizeAndCount(size, count), InstallHint);
 
-        var values = new Dictionary<string, double>(StringComparer.Ordinal);
-        foreach (var pair in output.Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
-        {
-            var separator = pair.IndexOf('=', StringComparison.Ordinal);
-            values[pair[..separator]] = double.Parse(pair[(separator + 1)..], CultureInfo.InvariantCulture);
-        }
-
-        return values;
-    }
-
-    private static string? FindSources()
+    /// <summary>The repository folder <paramref name="relative"/> (such as bench/native/zmq), found from the working directory or the program's.</summary>
+    public static string? FindRepositoryFolder(string relative, string marker)
     {
         foreach (var start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
         {
             for (var directory = new DirectoryInfo(start); directory is not null; directory = directory.Parent)
             {
-                var candidate = Path.Combine(directory.FullName, "bench", "native", "zmq");
-                if (File.Exists(Path.Combine(candidate, "push_pull_thr.c")))
+                var candidate = Path.Combine(directory.FullName, relative);
+                if (File.Exists(Path.Combine(candidate, marker)))
                 {
                     return candidate;
                 }
@@ -75,27 +59,5 @@ internal sealed class NativeZmqPrograms
         return null;
     }
 
-    private static (int Exit, string Output, string Error) Execute(string file, string[] arguments)
-    {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        try
-        {
-            using var process = Process.Start(start) ?? throw new InvalidOperationException($"{file} did not start");
-            var error = process.StandardError.ReadToEndAsync();
-            var output = process.StandardOutput.ReadToEnd();
-            process.WaitForExit();
-            return (process.ExitCode, output, error.Result);
-        }
-        catch (System.ComponentModel.Win32Exception e)
-        {
-            throw new InvalidOperationException($"cannot run {Path.GetFileName(file)}: {e.Message} (bash scripts/setup.sh --native installs gcc and libzmq3-dev)");
-        }
-    }
-
-    private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
+    private static string? FindSources() => FindRepositoryFolder(Path.Combine("bench", "native", "zmq"), "push_pull_thr.c");
 }

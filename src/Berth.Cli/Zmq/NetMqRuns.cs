@@ -13,23 +13,27 @@ internal static class NetMqRuns
     /// <summary>NetMQ drops what is still queued when a socket closes under its default linger of zero.</summary>
     private static readonly TimeSpan Linger = TimeSpan.FromSeconds(30);
 
-    public static ThroughputRun.Result Throughput(int size, int count)
+    public static ThroughputRun.Result Throughput(ThroughputPattern pattern, int size, int count)
     {
-        using var pull = new PullSocket();
-        var port = pull.BindRandomPort("tcp://127.0.0.1");
+        using NetMQSocket receiver = pattern == ThroughputPattern.PushPull ? new PullSocket() : new RouterSocket();
+        var port = receiver.BindRandomPort("tcp://127.0.0.1");
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         using var received = new ManualResetEventSlim();
-        var sender = new Thread(() => Send(port, size, count, received)) { Name = "netmq-bench-sender", IsBackground = true };
+        var sender = new Thread(() => Send(pattern, port, size, count, received)) { Name = "netmq-bench-sender", IsBackground = true };
         sender.Start();
         var message = default(Msg);
         message.InitEmpty();
+        var frames = pattern.FramesPerMessage();
         var clock = Stopwatch.StartNew();
         for (var i = 0; i < count; i++)
         {
-            if (!TryReceive(pull, ref message, i))
+            for (var frame = 0; frame < frames; frame++)
             {
-                received.Set();
-                return new ThroughputRun.Result(double.NaN, double.NaN);
+                if (!TryReceive(receiver, ref message, i))
+                {
+                    received.Set();
+                    return new ThroughputRun.Result(double.NaN, double.NaN);
+                }
             }
 
             if (i == 0)
@@ -97,9 +101,9 @@ internal static class NetMqRuns
     /// 4.0.4.5 dropped the last messages still queued on it (1 to 3,638 of them in one run's cells), linger of 30 s
     /// notwithstanding, and the receiver waited for them in vain.
     /// </remarks>
-    private static void Send(int port, int size, int count, ManualResetEventSlim received)
+    private static void Send(ThroughputPattern pattern, int port, int size, int count, ManualResetEventSlim received)
     {
-        using var push = new PushSocket();
+        using NetMQSocket push = pattern == ThroughputPattern.PushPull ? new PushSocket() : new DealerSocket();
         push.Options.Linger = Linger;
         push.Connect($"tcp://127.0.0.1:{port}");
         var payload = new byte[size];

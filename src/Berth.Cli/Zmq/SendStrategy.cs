@@ -3,6 +3,9 @@ namespace Berth.Cli.Zmq;
 /// <summary>How the benchmark's sender produces each message (the strategies of the send-strategy decision).</summary>
 internal enum SendStrategy
 {
+    /// <summary>What a user writes first: one reused array sent with <c>Send(ReadOnlySpan&lt;byte&gt;)</c> under the socket's default zero-copy threshold.</summary>
+    Default,
+
     /// <summary>A new array per message, sent with <c>zmq_send</c> (copied by libzmq).</summary>
     ByteArray,
 

@@ -5,30 +5,32 @@ using Berth.Zmq;
 namespace Berth.Cli.Zmq;
 
 /// <summary>
-/// PUSH/PULL throughput through Berth.Zmq, the same workload as bench/native/zmq/push_pull_thr.c: a sender thread
-/// pushes COUNT messages over tcp loopback; the receiver reuses one <see cref="ZmqMessage"/>; the clock runs from the
-/// first message received to the last.
+/// PUSH/PULL or ROUTER/DEALER throughput through Berth.Zmq, the same workload as bench/native/zmq/push_pull_thr.c and
+/// router_dealer_thr.c: a sender thread sends COUNT messages over tcp loopback; the receiver reuses one
+/// <see cref="ZmqMessage"/> for every frame; the clock runs from the first message received to the last.
 /// </summary>
 internal static class ThroughputRun
 {
     public readonly record struct Result(double MessagesPerSecond, double AllocatedBytesPerMessage);
 
-    public static Result Measure(SendStrategy strategy, int size, int count)
+    public static Result Measure(ThroughputPattern pattern, SendStrategy strategy, int size, int count)
     {
         using var context = new ZmqContext();
-        using var pull = context.CreateSocket(ZmqSocketType.Pull);
-        pull.Bind("tcp://127.0.0.1:*");
-        var endpoint = pull.LastEndpoint;
+        using var receiver = context.CreateSocket(pattern == ThroughputPattern.PushPull ? ZmqSocketType.Pull : ZmqSocketType.Router);
+        receiver.Bind("tcp://127.0.0.1:*");
+        var endpoint = receiver.LastEndpoint;
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
 
-        var sender = new Thread(() => Send(context, endpoint, strategy, size, count)) { Name = "zmq-bench-sender" };
+        var senderType = pattern == ThroughputPattern.PushPull ? ZmqSocketType.Push : ZmqSocketType.Dealer;
+        var sender = new Thread(() => Send(context, senderType, endpoint, strategy, size, count)) { Name = "zmq-bench-sender" };
         sender.Start();
         using var message = new ZmqMessage();
-        pull.Receive(message);
+        var frames = pattern.FramesPerMessage();
+        ReceiveOne(receiver, message, frames);
         var clock = Stopwatch.StartNew();
         for (var i = 1; i < count; i++)
         {
-            pull.Receive(message);
+            ReceiveOne(receiver, message, frames);
         }
 
         var seconds = clock.Elapsed.TotalSeconds;
@@ -37,16 +39,33 @@ internal static class ThroughputRun
         return new Result((count - 1) / seconds, (double)allocated / count);
     }
 
-    private static void Send(ZmqContext context, string endpoint, SendStrategy strategy, int size, int count)
+    private static void ReceiveOne(ZmqSocket receiver, ZmqMessage message, int frames)
     {
-        using var push = context.CreateSocket(ZmqSocketType.Push);
-        push.ZeroCopyThreshold = int.MaxValue;
+        for (var frame = 0; frame < frames; frame++)
+        {
+            receiver.Receive(message);
+        }
+    }
+
+    private static void Send(ZmqContext context, ZmqSocketType type, string endpoint, SendStrategy strategy, int size, int count)
+    {
+        using var push = context.CreateSocket(type);
+        if (strategy != SendStrategy.Default)
+        {
+            push.ZeroCopyThreshold = int.MaxValue;
+        }
+
         push.Connect(endpoint);
         using var message = new ZmqMessage();
+        var payload = new byte[size];
         for (var i = 0; i < count; i++)
         {
             switch (strategy)
             {
+                case SendStrategy.Default:
+                    Stamp(payload, i);
+                    push.Send(payload);
+                    break;
                 case SendStrategy.ByteArray:
                     var array = new byte[size];
                     Stamp(array, i);

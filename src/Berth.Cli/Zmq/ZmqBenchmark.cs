@@ -5,22 +5,25 @@ using Berth.Zmq;
 namespace Berth.Cli.Zmq;
 
 /// <summary>
-/// <c>berth zmq bench</c>: PUSH/PULL throughput per message size and send strategy and REQ/REP latency through
-/// Berth.Zmq, each beside the same workload driven from C against libzmq (the limit) and through NetMQ (pure C#),
-/// interleaved in one run; every cell is the median of its runs, shown with their min-max.
+/// <c>berth zmq bench</c>: PUSH/PULL and ROUTER/DEALER throughput per message size and REQ/REP latency through
+/// Berth.Zmq, each beside the same workload driven from C against libzmq (the limit), through Net.Zmq when its source
+/// is given and through NetMQ (pure C#), interleaved in rounds in one run. Every cell shows the median of its rounds
+/// with their min-max; every comparison is the median of the per-round ratios, and each round's ratio to C is shown.
 /// </summary>
 internal static class ZmqBenchmark
 {
+    private const string C = "C libzmq";
     private const string NetMq = "NetMQ 4.0.4.5 (Msg)";
+    private const string Blocking = "Berth blocking";
 
     /// <summary>The AppContext switch (docs/ZMQ.md) that makes a new context wait through the portable zmq_poll reactor.</summary>
     private const string PortableReactorSwitch = "Berth.Zmq.PortableReactor";
 
-    /// <summary>The AppContext switch (docs/ZMQ.md) that makes a new context run woken continuations on its reactor thread.</summary>
+    /// <summary>The AppContext switch (docs/ZMQ.md) that, set to false, makes a new context queue woken continuations to the thread pool.</summary>
     private const string InlineCompletionsSwitch = "Berth.Zmq.InlineCompletions";
 
     private const string AsyncEpoll = "Berth async (epoll reactor)";
-    private const string AsyncEpollInline = "Berth async (epoll reactor, inline completions)";
+    private const string AsyncEpollPool = "Berth async (epoll reactor, thread-pool completions)";
     private const string AsyncPoll = "Berth async (poll reactor)";
 
     private static readonly int[] Sizes = [64, 1024, 65536, 1048576];
@@ -32,6 +35,8 @@ internal static class ZmqBenchmark
         new("messagesPerSecond", "msg/s", CellFormat.Count),
         new("megabytesPerSecond", "MB/s", CellFormat.Int),
         new("relativeToC", "vs C", CellFormat.Ratio),
+        new("roundsRelativeToC", "vs C per round", CellFormat.Text),
+        new("relativeToNetZmq", "vs Net.Zmq best", CellFormat.Ratio),
         new("relativeToNetMq", "vs NetMQ", CellFormat.Ratio),
         new("allocatedBytesPerMessage", "alloc B/msg", CellFormat.Bytes),
     ];
@@ -45,6 +50,10 @@ internal static class ZmqBenchmark
         new("meanMicroseconds", "mean µs", CellFormat.Us),
         new("p50RelativeToC", "p50 vs C", CellFormat.Ratio),
         new("p99RelativeToC", "p99 vs C", CellFormat.Ratio),
+        new("p50RelativeToBlocking", "p50 vs blocking", CellFormat.Ratio),
+        new("p99RelativeToBlocking", "p99 vs blocking", CellFormat.Ratio),
+        new("roundsP50RelativeToBlocking", "p50 vs blocking per round", CellFormat.Text),
+        new("p50RelativeToNetZmq", "p50 vs Net.Zmq", CellFormat.Ratio),
         new("p50RelativeToNetMq", "p50 vs NetMQ", CellFormat.Ratio),
     ];
 
@@ -53,98 +62,21 @@ internal static class ZmqBenchmark
         var quick = settings.Quick;
         var conditions = RunConditions.Start(settings.Command, $"libzmq {ZmqLibrary.Version}");
         var native = NativeZmqPrograms.Build();
-        var repeats = quick ? 1 : 3;
+        var netZmq = settings.NetZmqSource is { } source ? NetZmqPeer.Build(source) : null;
+        var netZmqNote = netZmq is null ? "Net.Zmq: not run (source not given)" : $"Net.Zmq: built from {settings.NetZmqSource}";
+        Console.Error.WriteLine($"  {netZmqNote}");
+        var rounds = settings.Rounds ?? (quick ? 1 : 3);
+        int[] sizes = settings.Size is { } only ? [only] : Sizes;
 
-        var throughput = new List<object[]>();
-        foreach (var size in Sizes)
-        {
-            var count = MessageCount(size, quick);
-            var warmUp = Math.Min(count, Math.Max(3_000, count / 10));
-            var c = new List<double>();
-            var netMq = new List<ThroughputRun.Result>();
-            var berth = Enum.GetValues<SendStrategy>().ToDictionary(s => s, _ => new List<ThroughputRun.Result>());
-            var asynchronous = new Dictionary<bool, List<ThroughputRun.Result>> { [false] = [], [true] = [] };
-            NetMqRuns.Throughput(size, warmUp);
-            foreach (var strategy in berth.Keys)
-            {
-                ThroughputRun.Measure(strategy, size, warmUp);
-            }
-
-            foreach (var portable in asynchronous.Keys)
-            {
-                AsyncThroughput(size, warmUp, portable);
-            }
-
-            for (var repeat = 0; repeat < repeats; repeat++)
-            {
-                Progress($"PUSH/PULL {size} B x {count}, run {repeat + 1}/{repeats}");
-                c.Add(native.Run("push_pull_thr", size, count)["msgs_per_sec"]);
-                netMq.Add(NetMqRuns.Throughput(size, count));
-                foreach (var (strategy, results) in berth)
-                {
-                    results.Add(ThroughputRun.Measure(strategy, size, count));
-                }
-
-                foreach (var (portable, results) in asynchronous)
-                {
-                    results.Add(AsyncThroughput(size, count, portable));
-                }
-            }
-
-            var cRate = Spread.Of(c).Median;
-            var netMqRate = Median(netMq.Select(r => r.MessagesPerSecond));
-            throughput.Add([Bytes(size), "C libzmq", Spread.Of(c), cRate * size / 1e6, 1.0, Ratio(cRate, netMqRate), "-"]);
-            throughput.Add(ThroughputRow(size, NetMq, netMq, cRate, netMqRate));
-            foreach (var (strategy, results) in berth)
-            {
-                throughput.Add(ThroughputRow(size, $"Berth {strategy}", results, cRate, netMqRate));
-            }
-
-            throughput.Add(ThroughputRow(size, AsyncEpoll, asynchronous[false], cRate, netMqRate));
-            throughput.Add(ThroughputRow(size, AsyncPoll, asynchronous[true], cRate, netMqRate));
-        }
-
-        const int LatencySize = 64;
+        var pushPull = Throughput(ThroughputPattern.PushPull, sizes, native, netZmq, quick, rounds);
+        var routerDealer = Throughput(ThroughputPattern.RouterDealer, sizes, native, netZmq, quick, rounds);
         var roundTrips = quick ? 5_000 : 20_000;
-        var latencies = new Dictionary<string, List<LatencyRun.Result>>
-        {
-            ["C libzmq"] = [], [NetMq] = [], ["Berth blocking"] = [], [AsyncEpoll] = [], [AsyncEpollInline] = [], [AsyncPoll] = [],
-        };
-        NetMqRuns.Latency(LatencySize, roundTrips / 5);
-        LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: false);
-        WithReactor(portable: false, () => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
-        WithInlineCompletions(() => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
-        WithReactor(portable: true, () => LatencyRun.Measure(LatencySize, roundTrips / 5, asynchronous: true));
-        for (var repeat = 0; repeat < repeats; repeat++)
-        {
-            Progress($"REQ/REP latency, run {repeat + 1}/{repeats}");
-            var c = native.Run("req_rep_lat", LatencySize, roundTrips);
-            latencies["C libzmq"].Add(new LatencyRun.Result(c["p50_us"], c["p99_us"], c["mean_us"]));
-            latencies[NetMq].Add(NetMqRuns.Latency(LatencySize, roundTrips));
-            latencies["Berth blocking"].Add(LatencyRun.Measure(LatencySize, roundTrips, asynchronous: false));
-            latencies[AsyncEpoll].Add(WithReactor(portable: false, () => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
-            latencies[AsyncEpollInline].Add(WithInlineCompletions(() => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
-            latencies[AsyncPoll].Add(WithReactor(portable: true, () => LatencyRun.Measure(LatencySize, roundTrips, asynchronous: true)));
-        }
-
+        var latency = Latency(native, netZmq, roundTrips, rounds);
         NetMQ.NetMQConfig.Cleanup(block: false);
-        var cP50 = Median(latencies["C libzmq"].Select(r => r.P50Microseconds));
-        var cP99 = Median(latencies["C libzmq"].Select(r => r.P99Microseconds));
-        var netMqP50 = Median(latencies[NetMq].Select(r => r.P50Microseconds));
-        var latency = new List<object[]>();
-        foreach (var (name, results) in latencies)
-        {
-            var p50 = Median(results.Select(r => r.P50Microseconds));
-            var p99 = Median(results.Select(r => r.P99Microseconds));
-            latency.Add(
-            [
-                Bytes(LatencySize), name, Cell(results.Select(r => r.P50Microseconds)), Cell(results.Select(r => r.P99Microseconds)),
-                Cell(results.Select(r => r.MeanMicroseconds)), Ratio(p50, cP50), Ratio(p99, cP99), Ratio(p50, netMqP50),
-            ]);
-        }
 
-        var report = Report(conditions.Finish(), repeats, roundTrips, throughput, latency);
+        var report = Report(conditions.Finish(), rounds, roundTrips, netZmqNote, pushPull, routerDealer, latency);
         Console.WriteLine($"machine: {report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
+        Console.WriteLine(netZmqNote);
         foreach (var table in report.Tables)
         {
             Console.WriteLine();
@@ -168,18 +100,156 @@ internal static class ZmqBenchmark
         return ExitCode.Done;
     }
 
-    private static object[] ThroughputRow(int size, string name, List<ThroughputRun.Result> results, double cRate, double netMqRate)
+    /// <summary>One implementation in a throughput cell: how to run it for a message count, and whether its allocations are this process's.</summary>
+    private sealed record ThroughputContender(string Name, Func<int, ThroughputRun.Result> Run, bool InProcess)
     {
-        var rate = Median(results.Select(r => r.MessagesPerSecond));
-        var allocated = Median(results.Select(r => r.AllocatedBytesPerMessage));
+        public RoundSeries Rate { get; } = new(Name);
+
+        public RoundSeries Allocated { get; } = new(Name);
+    }
+
+    private static List<object[]> Throughput(ThroughputPattern pattern, int[] sizes, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
+    {
+        // PUSH/PULL shows every send strategy and the async path; ROUTER/DEALER the default calls and the strongest strategy.
+        SendStrategy[] strategies = pattern == ThroughputPattern.PushPull ? Enum.GetValues<SendStrategy>() : [SendStrategy.Default, SendStrategy.Message];
+        var rows = new List<object[]>();
+        foreach (var size in sizes)
+        {
+            var count = MessageCount(size, quick);
+            var warmUp = Math.Min(count, Math.Max(3_000, count / 10));
+            var contenders = new List<ThroughputContender>
+            {
+                new(C, n => new ThroughputRun.Result(native.Run(pattern.Program(), size, n)["msgs_per_sec"], double.NaN), InProcess: false),
+            };
+            if (netZmq is not null)
+            {
+                contenders.AddRange(NetZmqPeer.Strategies.Select(s => new ThroughputContender(
+                    $"{NetZmqPeer.Name} ({s})", n => new ThroughputRun.Result(netZmq.Run(pattern.Program(), size, n, s)["msgs_per_sec"], double.NaN), InProcess: false)));
+            }
+
+            contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n), InProcess: true));
+            contenders.AddRange(strategies.Select(s => new ThroughputContender($"Berth {s}", n => ThroughputRun.Measure(pattern, s, size, n), InProcess: true)));
+            if (pattern == ThroughputPattern.PushPull)
+            {
+                contenders.Add(new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
+                contenders.Add(new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => AsyncThroughput(size, n)), InProcess: true));
+                contenders.Add(new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
+            }
+
+            foreach (var contender in contenders.Where(c => c.InProcess))
+            {
+                contender.Run(warmUp);
+            }
+
+            for (var round = 0; round < rounds; round++)
+            {
+                Progress($"{pattern.Title()} {size} B x {count}, round {round + 1}/{rounds}");
+                foreach (var contender in contenders)
+                {
+                    var result = contender.Run(count);
+                    contender.Rate.Add(result.MessagesPerSecond);
+                    contender.Allocated.Add(result.AllocatedBytesPerMessage);
+                }
+            }
+
+            var c = contenders[0].Rate;
+            var netZmqRate = StrongestPerRound(NetZmqPeer.Name, contenders.Where(x => x.Name.StartsWith(NetZmqPeer.Name, StringComparison.Ordinal)).Select(x => x.Rate));
+            var netMqRate = contenders.Single(x => x.Name == NetMq).Rate;
+            foreach (var contender in contenders)
+            {
+                var rate = contender.Rate.Median();
+                rows.Add(
+                [
+                    Bytes(size), contender.Name, contender.Rate.Cell(), double.IsNaN(rate) ? "-" : rate * size / 1e6,
+                    contender.Rate.RatioTo(c), contender.Rate.RoundsText(c), contender.Rate.RatioTo(netZmqRate), contender.Rate.RatioTo(netMqRate),
+                    contender.InProcess && !double.IsNaN(contender.Allocated.Median()) ? contender.Allocated.Median() : "-",
+                ]);
+            }
+        }
+
+        return rows;
+    }
+
+    /// <summary>The higher rate of <paramref name="series"/> in each round: the strongest anchor; null when there is none.</summary>
+    private static RoundSeries? StrongestPerRound(string name, IEnumerable<RoundSeries> series)
+    {
+        var all = series.ToList();
+        if (all.Count == 0)
+        {
+            return null;
+        }
+
+        var strongest = new RoundSeries(name);
+        for (var round = 0; round < all[0].Values.Count; round++)
+        {
+            strongest.Add(all.Max(s => s.Values[round]));
+        }
+
+        return strongest;
+    }
+
+    /// <summary>One implementation in the latency table and its p50, p99 and mean per round.</summary>
+    private sealed record LatencyContender(string Name, Func<int, LatencyRun.Result> Run, bool InProcess)
+    {
+        public RoundSeries P50 { get; } = new(Name);
+
+        public RoundSeries P99 { get; } = new(Name);
+
+        public RoundSeries Mean { get; } = new(Name);
+    }
+
+    private static List<object[]> Latency(NativeZmqPrograms native, NetZmqPeer? netZmq, int roundTrips, int rounds)
+    {
+        const int Size = 64;
+        static LatencyRun.Result FromValues(IReadOnlyDictionary<string, double> values) => new(values["p50_us"], values["p99_us"], values["mean_us"]);
+        var contenders = new List<LatencyContender> { new(C, n => FromValues(native.Run("req_rep_lat", Size, n)), InProcess: false) };
+        if (netZmq is not null)
+        {
+            contenders.Add(new(NetZmqPeer.Name, n => FromValues(netZmq.Run("req_rep_lat", Size, n)), InProcess: false));
+        }
+
+        contenders.AddRange(
+        [
+            new(NetMq, n => NetMqRuns.Latency(Size, n), InProcess: true),
+            new(Blocking, n => LatencyRun.Measure(Size, n, asynchronous: false), InProcess: true),
+            new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => LatencyRun.Measure(Size, n, asynchronous: true)), InProcess: true),
+            new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => LatencyRun.Measure(Size, n, asynchronous: true)), InProcess: true),
+            new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => LatencyRun.Measure(Size, n, asynchronous: true)), InProcess: true),
+        ]);
+        foreach (var contender in contenders.Where(c => c.InProcess))
+        {
+            contender.Run(roundTrips / 5);
+        }
+
+        for (var round = 0; round < rounds; round++)
+        {
+            Progress($"REQ/REP latency, round {round + 1}/{rounds}");
+            foreach (var contender in contenders)
+            {
+                var result = contender.Run(roundTrips);
+                contender.P50.Add(result.P50Microseconds);
+                contender.P99.Add(result.P99Microseconds);
+                contender.Mean.Add(result.MeanMicroseconds);
+            }
+        }
+
+        LatencyContender? Find(string name) => contenders.Find(x => x.Name == name);
+        var c = contenders[0];
+        var blocking = Find(Blocking)!;
+        var net = Find(NetZmqPeer.Name);
+        var netMq = Find(NetMq)!;
         return
         [
-            Bytes(size), name, Cell(results.Select(r => r.MessagesPerSecond)), double.IsNaN(rate) ? "-" : rate * size / 1e6,
-            Ratio(rate, cRate), Ratio(rate, netMqRate), double.IsNaN(allocated) ? "-" : allocated,
+            .. contenders.Select(x => new object[]
+            {
+                Bytes(Size), x.Name, x.P50.Cell(), x.P99.Cell(), x.Mean.Cell(), x.P50.RatioTo(c.P50), x.P99.RatioTo(c.P99),
+                x.P50.RatioTo(blocking.P50), x.P99.RatioTo(blocking.P99), x.P50.RoundsText(blocking.P50), x.P50.RatioTo(net?.P50), x.P50.RatioTo(netMq.P50),
+            }),
         ];
     }
 
-    private static Report Report(Provenance provenance, int repeats, int roundTrips, List<object[]> throughput, List<object[]> latency)
+    private static Report Report(
+        Provenance provenance, int rounds, int roundTrips, string netZmqNote, List<object[]> pushPull, List<object[]> routerDealer, List<object[]> latency)
     {
         string Label(object[] row) => $"{row[0]} {row[1]}";
         static Spread Value(object cell) => cell switch
@@ -189,27 +259,30 @@ internal static class ZmqBenchmark
             _ => Spread.Single(0),
         };
         ChartSeries Series(List<object[]> rows, int column, string name) => new(name, [.. rows.Select(r => Value(r[column]))]);
-        var measured = throughput.Where(r => r[6] is double).ToList();
+        var measured = pushPull.Where(r => r[8] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq) and through NetMQ, interleaved in one run; median of {repeats} per cell.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. {netZmqNote}.",
             provenance,
             [
-                new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread (median of {repeats}, interleaved)", ThroughputColumns, throughput),
-                new ReportTable("latency", $"ZeroMQ REQ/REP round-trip latency, 64 B, tcp loopback, {roundTrips} round trips (median of {repeats}, interleaved)", LatencyColumns, latency),
+                new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread ({rounds} interleaved rounds)", ThroughputColumns, pushPull),
+                new ReportTable("routerDealer", $"ZeroMQ ROUTER/DEALER throughput, tcp loopback, a DEALER sender and a ROUTER receiver ({rounds} interleaved rounds)", ThroughputColumns, routerDealer),
+                new ReportTable("latency", $"ZeroMQ REQ/REP round-trip latency, 64 B, tcp loopback, {roundTrips} round trips ({rounds} interleaved rounds)", LatencyColumns, latency),
             ],
             [
                 new BarChart("REQ/REP round-trip time: p50, p99", "µs", [.. latency.Select(Label)], [Series(latency, 2, "p50"), Series(latency, 3, "p99")], Logarithmic: true),
-                new BarChart("PUSH/PULL throughput", "msg/s", [.. throughput.Select(Label)], [Series(throughput, 2, "msg/s")], Logarithmic: true),
-                new BarChart("PUSH/PULL throughput in bytes", "MB/s", [.. throughput.Select(Label)], [Series(throughput, 3, "MB/s")], Logarithmic: true),
-                new BarChart("Allocated per message (whole process; C not measured)", "B/msg", [.. measured.Select(Label)], [Series(measured, 6, "alloc B/msg")], Logarithmic: true),
+                new BarChart("PUSH/PULL throughput", "msg/s", [.. pushPull.Select(Label)], [Series(pushPull, 2, "msg/s")], Logarithmic: true),
+                new BarChart("ROUTER/DEALER throughput", "msg/s", [.. routerDealer.Select(Label)], [Series(routerDealer, 2, "msg/s")], Logarithmic: true),
+                new BarChart("PUSH/PULL throughput in bytes", "MB/s", [.. pushPull.Select(Label)], [Series(pushPull, 3, "MB/s")], Logarithmic: true),
+                new BarChart("Allocated per message, PUSH/PULL (whole process; C and Net.Zmq not measured)", "B/msg", [.. measured.Select(Label)], [Series(measured, 8, "alloc B/msg")], Logarithmic: true),
             ]);
     }
 
-    /// <summary>Runs <paramref name="run"/> with contexts created on the epoll reactor or the portable zmq_poll one.</summary>
-    private static T WithReactor<T>(bool portable, Func<T> run)
+    /// <summary>Runs <paramref name="run"/> with contexts created on the chosen reactor, running woken continuations inline or on the thread pool.</summary>
+    private static T WithReactor<T>(bool portable, bool inline, Func<T> run)
     {
         AppContext.SetSwitch(PortableReactorSwitch, portable);
+        AppContext.SetSwitch(InlineCompletionsSwitch, inline);
         try
         {
             return run();
@@ -217,20 +290,7 @@ internal static class ZmqBenchmark
         finally
         {
             AppContext.SetSwitch(PortableReactorSwitch, false);
-        }
-    }
-
-    /// <summary>Runs <paramref name="run"/> with contexts created on the epoll reactor running woken continuations inline.</summary>
-    private static T WithInlineCompletions<T>(Func<T> run)
-    {
-        AppContext.SetSwitch(InlineCompletionsSwitch, true);
-        try
-        {
-            return WithReactor(portable: false, run);
-        }
-        finally
-        {
-            AppContext.SetSwitch(InlineCompletionsSwitch, false);
+            AppContext.SetSwitch(InlineCompletionsSwitch, true);
         }
     }
 
@@ -238,7 +298,7 @@ internal static class ZmqBenchmark
     /// PUSH/PULL with <c>SendAsync</c> and <c>ReceiveAsync</c> on both ends, so that every wait on the high-water mark
     /// or an empty queue goes through the reactor; otherwise the workload of <see cref="ThroughputRun"/>.
     /// </summary>
-    private static ThroughputRun.Result AsyncThroughput(int size, int count, bool portable) => WithReactor(portable, () =>
+    private static ThroughputRun.Result AsyncThroughput(int size, int count)
     {
         using var context = new ZmqContext();
         using var pull = context.CreateSocket(ZmqSocketType.Pull);
@@ -260,7 +320,7 @@ internal static class ZmqBenchmark
         sender.GetAwaiter().GetResult();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
         return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / count);
-    });
+    }
 
     /// <summary>Receives <paramref name="count"/> messages; the clock runs from the first to the last, in seconds.</summary>
     private static async Task<double> ReceiveAllAsync(ZmqSocket pull, int count)
@@ -275,22 +335,6 @@ internal static class ZmqBenchmark
 
         return clock.Elapsed.TotalSeconds;
     }
-
-    /// <summary>The runs as a median with its min-max, or "stalled" when any run stalled (NaN).</summary>
-    private static object Cell(IEnumerable<double> runs)
-    {
-        var values = runs.ToArray();
-        return values.Any(double.IsNaN) ? "stalled" : Spread.Of(values);
-    }
-
-    /// <summary>The median; NaN (a stalled run) when any run stalled.</summary>
-    private static double Median(IEnumerable<double> values)
-    {
-        var runs = values.ToArray();
-        return runs.Any(double.IsNaN) ? double.NaN : Spread.Of(runs).Median;
-    }
-
-    private static object Ratio(double value, double baseline) => double.IsNaN(value) || double.IsNaN(baseline) ? "-" : value / baseline;
 
     private static int MessageCount(int size, bool quick) => (size, quick) switch
     {

@@ -30,14 +30,30 @@ internal static class ZmqCommand
         var quick = OptionValues.Flag("--quick", "Fewer messages and one run per cell, for a first look.");
         var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-zmq-report", "DIR");
         var data = OptionValues.OptionalText("--data", "Also write the result file (docs/RESULTS.md) here, e.g. docs/data/zmq/bench.json.", "FILE");
-        var command = new Command("bench", "PUSH/PULL throughput per size and send strategy and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq and NetMQ.") { quick, outDirectory, data };
+        var netZmq = OptionValues.OptionalText("--netzmq", "A Net.Zmq source checkout: bench/peers/build-netzmq.sh builds the Net.Zmq program from it and the bench runs it beside the others.", "DIR");
+        var rounds = OptionValues.OptionalInt("--rounds", "Interleaved rounds per cell (default 3, 1 with --quick); each round's ratio to C is reported.", 1, 100);
+        var size = OptionValues.OptionalInt("--size", "Measure throughput at this message size only, in bytes (default: 64, 1024, 65536 and 1048576).", 1, 64 * 1024 * 1024);
+        var command = new Command("bench", "PUSH/PULL and ROUTER/DEALER throughput per size and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq, Net.Zmq (with --netzmq) and NetMQ.") { quick, outDirectory, data, netZmq, rounds, size };
         command.SetRun(
             parsed => new ZmqBenchSettings(
                 parsed.GetValue(quick),
                 OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
                 OutputFiles.CheckFile(parsed.GetValue(data), "--data"),
-                CommandText.Of(parsed)),
+                CommandText.Of(parsed),
+                CheckNetZmqSource(parsed.GetValue(netZmq)),
+                parsed.GetValue(rounds),
+                parsed.GetValue(size)),
             settings => Task.FromResult(ZmqBenchmark.Run(settings)));
         return command;
+    }
+
+    private static string? CheckNetZmqSource(string? folder)
+    {
+        if (folder is not null && !File.Exists(Path.Combine(folder, "src", "Net.Zmq", "Net.Zmq.csproj")))
+        {
+            throw new UsageException($"--netzmq {folder}: not a Net.Zmq checkout (no src/Net.Zmq/Net.Zmq.csproj)");
+        }
+
+        return folder is null ? null : Path.GetFullPath(folder);
     }
 }

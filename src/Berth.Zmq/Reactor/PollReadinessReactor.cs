@@ -11,7 +11,8 @@ namespace Berth.Zmq;
 /// <see cref="Watch"/>, <see cref="Remove"/> and <see cref="Dispose"/> write one byte to so the poll set is rebuilt.
 /// <c>zmq_poll</c> on a raw descriptor is level-triggered and a <c>ZMQ_FD</c> stays readable until its socket
 /// processes its commands, so a registration is watched once per wait: it leaves the poll set when it fires.
-/// The item arrays are preallocated and grow only with the number of registrations.
+/// The item arrays are preallocated and grow only with the number of registrations. When it runs continuations inline,
+/// a <see cref="ReactorWatchdog"/> moves the polling to a new thread if one of them holds it.
 /// </summary>
 internal sealed class PollReadinessReactor : IReadinessReactor
 {
@@ -21,8 +22,10 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     private readonly Socket _wakeReader;
     private readonly Socket _wakeWriter;
     private readonly nint _wakeFd;
-    private readonly Thread _thread;
     private readonly Lock _sync = new();
+    private readonly bool _inline;
+    private ReactorWatchdog? _watchdog;
+    private volatile Thread _thread;
 
     /// <summary>One item per registration after the wake pair's, which is item 0.</summary>
     private readonly PollItemArray _items = new(InitialRegistrations + 1);
@@ -34,11 +37,13 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     private volatile bool _stopping;
     private ZmqException? _failure;
 
-    public PollReadinessReactor()
+    /// <param name="inline">True when woken continuations run on the reactor thread, which then needs a watchdog.</param>
+    public PollReadinessReactor(bool inline)
     {
         (_wakeReader, _wakeWriter) = ConnectedPair();
         _wakeReader.Blocking = false;
         _wakeFd = _wakeReader.Handle;
+        _inline = inline;
         _thread = new Thread(Run) { IsBackground = true, Name = "berth-zmq-poll-readiness" };
         _thread.Start();
     }
@@ -101,12 +106,17 @@ internal sealed class PollReadinessReactor : IReadinessReactor
 
     public void Dispose()
     {
-        if (_stopping)
+        lock (_sync)
         {
-            return;
+            if (_stopping)
+            {
+                return;
+            }
+
+            _stopping = true;
         }
 
-        _stopping = true;
+        Interlocked.Exchange(ref _watchdog, null)?.Dispose();
         ReadOnlySpan<byte> one = [1];
         _wakeWriter.Send(one, SocketFlags.None, out _);
         _thread.Join();
@@ -186,10 +196,84 @@ internal sealed class PollReadinessReactor : IReadinessReactor
             var fired = Collect(count);
             for (var i = 0; i < fired; i++)
             {
-                _fired[i]!.Signal();
+                var owner = _fired[i]!;
                 _fired[i] = null;
+
+                // Once another thread has taken over, this one must not touch the poll state again.
+                if (!Wake(owner))
+                {
+                    return;
+                }
             }
         }
+    }
+
+    /// <summary>Wakes one wait; false when a continuation held this thread so long that another took over the polling.</summary>
+    private bool Wake(ZmqReadiness readiness)
+    {
+        if (!_inline)
+        {
+            readiness.Signal();
+            return true;
+        }
+
+        var watchdog = Volatile.Read(ref _watchdog) ?? StartWatchdog();
+        var ticket = watchdog.Enter(readiness);
+        readiness.Signal();
+        return watchdog.Leave(ticket);
+    }
+
+    /// <summary>On the reactor thread at the first wake, so that a context that never waits starts no watchdog.</summary>
+    private ReactorWatchdog StartWatchdog()
+    {
+        var watchdog = new ReactorWatchdog(TakeOver);
+        Interlocked.Exchange(ref _watchdog, watchdog);
+
+        // Dispose may have looked for the watchdog before it was there; both sides exchange, so one sees the other.
+        if (_stopping)
+        {
+            watchdog.Dispose();
+        }
+
+        return watchdog;
+    }
+
+    /// <summary>Called by the watchdog when a continuation holds the reactor thread: a new thread takes over the polling.</summary>
+    private void TakeOver()
+    {
+        lock (_sync)
+        {
+            if (_stopping)
+            {
+                return;
+            }
+
+            _thread = new Thread(RunAfterTakeOver) { IsBackground = true, Name = "berth-zmq-poll-readiness" };
+            _thread.Start();
+        }
+    }
+
+    /// <summary>
+    /// The held thread may have taken registrations out of the poll set without waking them, so every registration is
+    /// woken once; a wait woken without cause checks its socket's events and waits again.
+    /// </summary>
+    private void RunAfterTakeOver()
+    {
+        ZmqReadiness[] registered;
+        lock (_sync)
+        {
+            registered = [.. _registrations.Where(r => r.Owner is not null).Select(r => r.Owner!)];
+        }
+
+        foreach (var readiness in registered)
+        {
+            if (!Wake(readiness))
+            {
+                return;
+            }
+        }
+
+        Run();
     }
 
     private int BuildPollSet()

@@ -3,8 +3,8 @@ namespace Berth.Zmq;
 /// <summary>
 /// Chooses the readiness reactor of a new context: epoll on Linux, the portable <c>zmq_poll</c> reactor elsewhere, or
 /// everywhere when the <c>Berth.Zmq.PortableReactor</c> AppContext switch is on or <c>BERTH_ZMQ_REACTOR=poll</c> is set;
-/// and whether the reactor runs woken continuations itself (the <c>Berth.Zmq.InlineCompletions</c> switch or
-/// <c>BERTH_ZMQ_INLINE_COMPLETIONS=1</c>) instead of queueing them to the thread pool.
+/// and whether the reactor runs woken continuations itself, the default, or queues them to the thread pool (the
+/// <c>Berth.Zmq.InlineCompletions</c> switch set to false or <c>BERTH_ZMQ_INLINE_COMPLETIONS=0</c>).
 /// </summary>
 internal static class ReactorSelection
 {
@@ -24,7 +24,8 @@ internal static class ReactorSelection
     public static bool InlineCompletionsRequested() =>
         AppContext.TryGetSwitch(InlineSwitchName, out var on)
             ? on
-            : Environment.GetEnvironmentVariable(InlineEnvironmentVariable) == "1";
+            : Environment.GetEnvironmentVariable(InlineEnvironmentVariable) != "0";
 
-    public static IReadinessReactor Create(bool portable) => portable ? new PollReadinessReactor() : new EpollReadinessReactor();
+    public static IReadinessReactor Create(bool portable, bool inline) =>
+        portable ? new PollReadinessReactor(inline) : new EpollReadinessReactor(inline);
 }

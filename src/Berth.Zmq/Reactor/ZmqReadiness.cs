@@ -13,9 +13,12 @@ internal sealed class ZmqReadiness : ReusableAwaitable<bool>
     private readonly IReadinessReactor _reactor;
     private readonly nint _fd;
     private readonly ulong _id;
-    private readonly bool _inline;
+    private volatile bool _inline;
     private bool _armed;
     private bool _detached;
+
+    /// <summary>1 while an edge waits to be delivered by whichever thread next holds the lock.</summary>
+    private int _signalled;
 
     public ZmqReadiness(IReadinessReactor reactor, nint fd, bool inline)
     {
@@ -38,15 +41,38 @@ internal sealed class ZmqReadiness : ReusableAwaitable<bool>
             version = Version;
         }
 
+        DeliverSignal();
         _reactor.Watch(_id);
         return version;
     }
 
-    /// <summary>The descriptor fired: wake the armed wait, if any.</summary>
-    public void Signal() => Complete(null);
+    /// <summary>
+    /// The descriptor fired: wake the armed wait, if any. Never blocks the reactor: when another thread holds the lock
+    /// (a continuation still running inline under it, or a wait being armed) the edge is left for that thread to
+    /// deliver as it lets go.
+    /// </summary>
+    public void Signal()
+    {
+        Volatile.Write(ref _signalled, 1);
+        DeliverSignal();
+    }
 
-    /// <summary>Ends the armed wait with <paramref name="error"/> (cancellation or disposal).</summary>
-    public void Fail(Exception error) => Complete(error);
+    /// <summary>
+    /// From now on the socket's continuations run on the thread pool: one of them held the reactor thread. Called by
+    /// the <see cref="ReactorWatchdog"/> while that continuation still runs (holding the lock), so it takes none.
+    /// </summary>
+    public void CompleteOnThreadPool() => _inline = false;
+
+    /// <summary>Ends the armed wait with <paramref name="error"/> (cancellation or disposal), on the thread pool.</summary>
+    public void Fail(Exception error)
+    {
+        lock (_sync)
+        {
+            Complete(error);
+        }
+
+        DeliverSignal();
+    }
 
     /// <summary>Stops watching the descriptor and fails any pending wait; called before the socket closes.</summary>
     public void Detach()
@@ -65,28 +91,48 @@ internal sealed class ZmqReadiness : ReusableAwaitable<bool>
         Fail(new ObjectDisposedException(nameof(ZmqSocket)));
     }
 
+    /// <summary>
+    /// Delivers a pending edge if the lock is free. Whoever sets the flag tries after setting it and every holder tries
+    /// after letting go, so an edge is never stranded; and the reactor never waits for a lock it does not get.
+    /// </summary>
+    private void DeliverSignal()
+    {
+        while (Volatile.Read(ref _signalled) != 0 && _sync.TryEnter())
+        {
+            try
+            {
+                if (Interlocked.Exchange(ref _signalled, 0) != 0)
+                {
+                    Complete(null);
+                }
+            }
+            finally
+            {
+                _sync.Exit();
+            }
+        }
+    }
+
+    /// <summary>Called holding the lock.</summary>
     private void Complete(Exception? error)
     {
-        lock (_sync)
+        if (!_armed)
         {
-            if (!_armed)
-            {
-                return;
-            }
+            return;
+        }
 
-            // Completing under the lock keeps a late edge from completing the next wait that Arm has just reset. An
-            // inline continuation therefore runs holding it (Lock is reentrant, so it may arm the next wait itself).
-            // Cancellation and disposal always go to the thread pool: no caller code runs inside Cancel or Dispose.
-            _armed = false;
-            RunContinuationsAsynchronously = error is not null || !_inline;
-            if (error is null)
-            {
-                SetResult(true);
-            }
-            else
-            {
-                SetException(error);
-            }
+        // Completing under the lock keeps a late edge from completing the next wait that Arm has just reset. An
+        // inline continuation therefore runs holding it (Lock is reentrant, so it may arm the next wait itself).
+        // Cancellation and disposal always go to the thread pool: no caller code runs inside Cancel or Dispose.
+        _armed = false;
+        RunContinuationsAsynchronously = error is not null || !_inline;
+        if (error is null)
+        {
+            SetResult(true);
+        }
+        else
+        {
+            SetException(error);
         }
     }
 }

@@ -8,6 +8,15 @@ namespace Berth.Zmq;
 /// gets an <see cref="InvalidOperationException"/> instead of corrupting libzmq, and any call after
 /// <see cref="Dispose"/> gets an <see cref="ObjectDisposedException"/> instead of touching freed native memory.
 /// </summary>
+/// <remarks>
+/// An async operation that had to wait continues on its context's reactor thread, as a blocking call would on the
+/// caller's, so awaiting costs no thread-pool hop. The continuations of one context's sockets therefore run one at a
+/// time: CPU-heavy work after an await belongs on the thread pool or in another context. Code after the await that
+/// blocks (a lock, a blocking call, a long computation) holds that thread: after 10 to 20 ms the reactor moves to a
+/// new thread, so each socket whose continuation blocks stalls the context's other sockets at most that long, once,
+/// and is woken through the thread pool from then on. The <c>Berth.Zmq.InlineCompletions</c> AppContext switch set
+/// to false (or <c>BERTH_ZMQ_INLINE_COMPLETIONS=0</c>) sends every continuation to the thread pool instead.
+/// </remarks>
 public sealed unsafe partial class ZmqSocket : IDisposable
 {
     private const int Idle = 0;

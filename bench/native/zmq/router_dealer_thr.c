@@ -1,0 +1,79 @@
+/* ROUTER/DEALER throughput against libzmq, what a broker's front end runs.
+ * One process: a DEALER thread sends COUNT messages of SIZE bytes (zmq_msg_init_size + zmq_msg_send, as
+ * push_pull_thr does) to a ROUTER socket bound on tcp://127.0.0.1:*, which receives each as two frames, the
+ * dealer's routing id and the payload, with zmq_msg_recv. The clock runs from the first message received to the last.
+ * usage: router_dealer_thr SIZE COUNT     prints: size=SIZE count=COUNT seconds=S msgs_per_sec=M */
+#include <zmq.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static size_t size;
+static long count;
+static char endpoint[256];
+static void *context;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void *sender(void *unused)
+{
+    (void)unused;
+    void *dealer = zmq_socket(context, ZMQ_DEALER);
+    if (zmq_connect(dealer, endpoint) != 0) { fprintf(stderr, "zmq_connect: %s\n", zmq_strerror(zmq_errno())); exit(1); }
+    for (long i = 0; i < count; i++) {
+        zmq_msg_t msg;
+        zmq_msg_init_size(&msg, size);
+        memset(zmq_msg_data(&msg), (int)i, size < 8 ? size : 8);
+        if (zmq_msg_send(&msg, dealer, 0) < 0) { fprintf(stderr, "zmq_msg_send: %s\n", zmq_strerror(zmq_errno())); exit(1); }
+    }
+    zmq_close(dealer);
+    return NULL;
+}
+
+/* One message: the routing id frame, then the payload frame. */
+static int receive(void *router, zmq_msg_t *id, zmq_msg_t *payload)
+{
+    if (zmq_msg_recv(id, router, 0) < 0 || zmq_msg_recv(payload, router, 0) < 0) {
+        fprintf(stderr, "zmq_msg_recv: %s\n", zmq_strerror(zmq_errno()));
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) { fprintf(stderr, "usage: router_dealer_thr SIZE COUNT\n"); return 2; }
+    size = (size_t)atol(argv[1]);
+    count = atol(argv[2]);
+    context = zmq_ctx_new();
+    void *router = zmq_socket(context, ZMQ_ROUTER);
+    if (zmq_bind(router, "tcp://127.0.0.1:*") != 0) { fprintf(stderr, "zmq_bind: %s\n", zmq_strerror(zmq_errno())); return 1; }
+    size_t length = sizeof endpoint;
+    zmq_getsockopt(router, ZMQ_LAST_ENDPOINT, endpoint, &length);
+
+    pthread_t thread;
+    pthread_create(&thread, NULL, sender, NULL);
+    zmq_msg_t id, payload;
+    zmq_msg_init(&id);
+    zmq_msg_init(&payload);
+    if (receive(router, &id, &payload) != 0) return 1;
+    double start = now();
+    for (long i = 1; i < count; i++) {
+        if (receive(router, &id, &payload) != 0) return 1;
+    }
+    double seconds = now() - start;
+    zmq_msg_close(&id);
+    zmq_msg_close(&payload);
+    pthread_join(thread, NULL);
+    zmq_close(router);
+    zmq_ctx_term(context);
+    printf("size=%zu count=%ld seconds=%.6f msgs_per_sec=%.0f\n", size, count, seconds, (count - 1) / seconds);
+    return 0;
+}
