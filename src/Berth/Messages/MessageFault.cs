@@ -9,9 +9,6 @@ public enum MessageFault
     /// <summary>A field held a value its type cannot have (a boolean other than 0 or 1, invalid UTF-8, a date out of range, a presence byte other than 0 or 1).</summary>
     Malformed,
 
-    /// <summary>A field the contract declares non-nullable arrived absent.</summary>
-    MissingValue,
-
     /// <summary>A collection announced more elements than the contract's bound or than the body can hold.</summary>
     CountOverBound,
 

@@ -91,16 +91,6 @@ public static class MessageWire
         };
     }
 
-    /// <summary>Reads a presence byte for a member declared non-nullable: absent is a fault.</summary>
-    public static void ReadRequiredPresence(ref PacketReader reader, string field)
-    {
-        var offset = reader.Consumed;
-        if (!ReadPresence(ref reader, field))
-        {
-            throw new MessageFormatException(field, offset, MessageFault.MissingValue, "absent, but not declared nullable");
-        }
-    }
-
     /// <summary>Writes a collection's element count after checking it against the bound.</summary>
     public static void WriteCount(ref PacketWriter writer, int count, int maxCount, string field)
     {
