@@ -1,14 +1,18 @@
 using Berth.Fuzz;
+using Berth.Fuzz.Messages;
 
-// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|all] [--warm-up N] [--replay CASE_SEED] [--afl]
+// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|message-move|message-chat|message-tree|all] [--warm-up N] [--replay CASE_SEED] [--afl]
 // With --afl the one target runs under AFL++ (coverage-guided, see docs/RELIABILITY.md) instead of from a seed.
 var options = FuzzOptions.Parse(args);
 Func<IFuzzTarget>[] factories = options.Target switch
 {
     "decoder" => [() => new FrameDecoderTarget()],
     "reader" => [() => new PacketReaderTarget()],
-    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget()],
-    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader or all)"),
+    "message-move" => [MessageTargets.Move],
+    "message-chat" => [MessageTargets.Chat],
+    "message-tree" => [MessageTargets.Tree],
+    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget(), MessageTargets.Move, MessageTargets.Chat, MessageTargets.Tree],
+    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader, message-move, message-chat, message-tree or all)"),
 };
 
 if (options.Guided)

@@ -1,4 +1,5 @@
 using Berth.Fuzz;
+using Berth.Fuzz.Messages;
 
 namespace Berth.Tests.Fuzz;
 
@@ -16,6 +17,15 @@ public class FuzzSubsetTests
 
     [Fact]
     public void Packet_reader_holds_over_spans_and_segments() => AssertHeld(new PacketReaderTarget());
+
+    [Fact]
+    public void Generated_reader_of_a_fixed_width_struct_holds_and_allocates_only_when_it_fails() => AssertHeld(MessageTargets.Move());
+
+    [Fact]
+    public void Generated_reader_of_strings_bytes_collections_and_optionals_holds_within_its_allocation_bound() => AssertHeld(MessageTargets.Chat());
+
+    [Fact]
+    public void Generated_reader_of_a_recursive_contract_holds_within_its_depth_bound() => AssertHeld(MessageTargets.Tree());
 
     [Fact]
     public void Every_layout_and_preset_is_fuzzed()
