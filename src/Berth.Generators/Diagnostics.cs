@@ -38,10 +38,17 @@ internal static class Diagnostics
     public static readonly DiagnosticDescriptor NegativeFieldOrder = Error(
         "BERTH010", "Negative field order", "{0}.{1} has field order {2}; field orders start at 0");
 
+    public static readonly DiagnosticDescriptor NotUnionMember = Error(
+        "BERTH011", "Not a union member", "{1} cannot be a member of {0}: a member must be a [Message] type deriving from {0}, in its byte order");
+
+    public static readonly DiagnosticDescriptor UnionNotAbstractClass = Error(
+        "BERTH012", "Union not an abstract class", "{0} must be an abstract class or record to be a message union");
+
     private static readonly DiagnosticDescriptor[] All =
     [
         DuplicateId, UnsupportedFieldType, NotPartial, FieldOrderGap, DuplicateFieldOrder,
         NotConstructible, GenericMessage, ByteOrderMismatch, InvalidBound, NegativeFieldOrder,
+        NotUnionMember, UnionNotAbstractClass,
     ];
 
     public static DiagnosticDescriptor ById(string id) => All.First(d => d.Id == id);

@@ -55,16 +55,16 @@ internal sealed class MessageEmitter
         var m = _model;
         var byteOrder = m.BigEndian ? "Big" : "Little";
         Line("/// <inheritdoc />");
-        Line($"public static int MessageId => {m.Id};");
+        Line($"public {Hide}static int MessageId => {m.Id};");
         Line();
         Line("/// <inheritdoc />");
-        Line($"public static global::Berth.Buffers.Endianness ByteOrder => global::Berth.Buffers.Endianness.{byteOrder};");
+        Line($"public {Hide}static global::Berth.Buffers.Endianness ByteOrder => global::Berth.Buffers.Endianness.{byteOrder};");
         Line();
         Line("/// <inheritdoc />");
-        Line($"public static global::Berth.Messages.MessageBounds Bounds => new({m.MaxEncodedSize}, {m.MaxCollectionCount}, {m.MaxDepth});");
+        Line($"public {Hide}static global::Berth.Messages.MessageBounds Bounds => new({m.MaxEncodedSize}, {m.MaxCollectionCount}, {m.MaxDepth});");
         Line();
         Line("/// <inheritdoc />");
-        Line($"public static int SizeHint => {m.Fields.Sum(f => SizeHint(f.Type))};");
+        Line($"public {Hide}static int SizeHint => {m.Fields.Sum(f => SizeHint(f.Type))};");
         Line();
     }
 
@@ -106,14 +106,14 @@ internal sealed class MessageEmitter
     {
         var m = _model;
         Line("/// <inheritdoc />");
-        Line($"public static {m.FullName} Read(ref {Reader} reader)");
+        Line($"public {Hide}static {m.FullName} Read(ref {Reader} reader)");
         Open();
         Line($"{Wire}.BeginRead(ref reader, ByteOrder, {m.MaxEncodedSize}, \"{m.Name}\");");
         Line($"return BerthReadFields(ref reader, 0, {m.MaxDepth}, tolerant: true);");
         Close();
         Line();
         Line("/// <inheritdoc />");
-        Line($"public static {m.FullName} ReadEmbedded(ref {Reader} reader, int depth, int maxDepth)");
+        Line($"public {Hide}static {m.FullName} ReadEmbedded(ref {Reader} reader, int depth, int maxDepth)");
         Open();
         Line($"{Wire}.CheckReadDepth(ref reader, depth, maxDepth, \"{m.Name}\");");
         Line("return BerthReadFields(ref reader, depth, maxDepth, tolerant: false);");
@@ -300,6 +300,9 @@ internal sealed class MessageEmitter
         WireKind.Optional => 1 + SizeHint(type.Element!),
         _ => MinSize(type),
     };
+
+    /// <summary>A union member's properties and readers hide the union's own (its writers take another type, so they overload).</summary>
+    private string Hide => _model.HidesUnionMembers ? "new " : string.Empty;
 
     private string Label(FieldModel field) => $"{_model.Name}.{field.Name}";
 

@@ -13,6 +13,7 @@ namespace Berth.Generators;
 internal static class ModelBuilder
 {
     public const string MessageAttributeName = "Berth.Messages.MessageAttribute";
+    public const string UnionAttributeName = "Berth.Messages.MessageUnionAttribute";
     private const string FieldAttributeName = "Berth.Messages.FieldAttribute";
 
     private static readonly SymbolDisplayFormat TypeFormat = SymbolDisplayFormat.FullyQualifiedFormat
@@ -81,6 +82,7 @@ internal static class ModelBuilder
             type.IsValueType,
             ToArray(fields.Select(f => f.Model)),
             ToArray(constructorArguments),
+            IsUnion(type.BaseType),
             LocationInfo.From(attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation()));
         return new MessageResult(model, ToArray(diagnostics));
     }
@@ -239,7 +241,87 @@ internal static class ModelBuilder
     }
 
     private static bool IsMessage(INamedTypeSymbol type) =>
-        !type.IsGenericType && type.GetAttributes().Any(a => a.AttributeClass?.ToDisplayString() == MessageAttributeName);
+        !type.IsGenericType && type.GetAttributes().Any(a => a.AttributeClass?.ToDisplayString() is MessageAttributeName or UnionAttributeName);
+
+    private static bool IsUnion(INamedTypeSymbol? type) =>
+        type is not null && type.GetAttributes().Any(a => a.AttributeClass?.ToDisplayString() == UnionAttributeName);
+
+    public static UnionResult BuildUnion(GeneratorAttributeSyntaxContext context, CancellationToken cancellationToken)
+    {
+        var type = (INamedTypeSymbol)context.TargetSymbol;
+        var attribute = context.Attributes[0];
+        var diagnostics = new List<DiagnosticInfo>();
+        var typeLocation = type.Locations.FirstOrDefault();
+        var name = type.Name;
+        if (type.IsGenericType)
+        {
+            diagnostics.Add(DiagnosticInfo.Create(Diagnostics.GenericMessage, typeLocation, name));
+        }
+
+        if (type.TypeKind != TypeKind.Class || !type.IsAbstract)
+        {
+            diagnostics.Add(DiagnosticInfo.Create(Diagnostics.UnionNotAbstractClass, typeLocation, name));
+        }
+
+        for (var t = type; t is not null; t = t.ContainingType)
+        {
+            if (!IsPartial(t, cancellationToken))
+            {
+                diagnostics.Add(DiagnosticInfo.Create(Diagnostics.NotPartial, typeLocation, name));
+                break;
+            }
+        }
+
+        var id = attribute.ConstructorArguments.Length > 0 && attribute.ConstructorArguments[0].Value is int i ? i : 0;
+        var bigEndian = ReadBigEndian(attribute);
+        var members = new List<UnionMemberModel>();
+        var memberTypes = attribute.ConstructorArguments.Length > 1 ? attribute.ConstructorArguments[1].Values : ImmutableArray<TypedConstant>.Empty;
+        var location = attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation();
+        foreach (var member in memberTypes.Select(v => v.Value).OfType<INamedTypeSymbol>())
+        {
+            var messageAttribute = member.GetAttributes().FirstOrDefault(a => a.AttributeClass?.ToDisplayString() == MessageAttributeName);
+            var derives = false;
+            for (var b = member.BaseType; b is not null; b = b.BaseType)
+            {
+                derives |= SymbolEqualityComparer.Default.Equals(b, type);
+            }
+
+            if (messageAttribute is null || !derives || ReadBigEndian(messageAttribute) != bigEndian)
+            {
+                diagnostics.Add(DiagnosticInfo.Create(Diagnostics.NotUnionMember, location, name, member.Name));
+                continue;
+            }
+
+            var memberId = messageAttribute.ConstructorArguments.Length == 1 && messageAttribute.ConstructorArguments[0].Value is int m ? m : 0;
+            members.Add(new UnionMemberModel(member.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), memberId));
+        }
+
+        if (diagnostics.Count > 0)
+        {
+            return new UnionResult(null, ToArray(diagnostics));
+        }
+
+        var containers = new List<ContainerModel>();
+        for (var t = type.ContainingType; t is not null; t = t.ContainingType)
+        {
+            containers.Insert(0, new ContainerModel(Keyword(t), t.Name));
+        }
+
+        var model = new UnionModel(
+            type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString(),
+            ToArray(containers),
+            Keyword(type),
+            name,
+            type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat),
+            id,
+            bigEndian,
+            Named(attribute, "MaxEncodedSize", 1024 * 1024),
+            Named(attribute, "MaxCollectionCount", 1024),
+            Named(attribute, "MaxDepth", 16),
+            ToArray(members),
+            LocationInfo.From(location));
+        return new UnionResult(model, ToArray(diagnostics));
+    }
 
     private static void CheckNestedByteOrder(ITypeSymbol memberType, string name, ISymbol member, bool bigEndian, List<DiagnosticInfo> diagnostics)
     {

@@ -56,7 +56,32 @@ internal sealed record MessageModel(
     bool IsValueType,
     EquatableArray<FieldModel> Fields,
     EquatableArray<string> ConstructorArguments,
+    bool HidesUnionMembers,
     LocationInfo? AttributeLocation);
+
+/// <summary>One member of a union: its type and its message id, the tag before its body.</summary>
+internal sealed record UnionMemberModel(string FullName, int Id);
+
+/// <summary>Everything the emitter needs to write one union's code.</summary>
+internal sealed record UnionModel(
+    string? Namespace,
+    EquatableArray<ContainerModel> Containers,
+    string Keyword,
+    string Name,
+    string FullName,
+    int Id,
+    bool BigEndian,
+    int MaxEncodedSize,
+    int MaxCollectionCount,
+    int MaxDepth,
+    EquatableArray<UnionMemberModel> Members,
+    LocationInfo? AttributeLocation);
+
+/// <summary>What the generator learned from one [MessageUnion] declaration.</summary>
+internal sealed record UnionResult(UnionModel? Model, EquatableArray<DiagnosticInfo> Diagnostics);
+
+/// <summary>A contract's id and name, for the duplicate-id check and the catalog.</summary>
+internal sealed record ContractEntry(int Id, string FullName, LocationInfo? AttributeLocation);
 
 /// <summary>What the generator learned from one [Message] declaration: a model to emit, the mistakes to report, or both.</summary>
 internal sealed record MessageResult(MessageModel? Model, EquatableArray<DiagnosticInfo> Diagnostics);

@@ -101,4 +101,27 @@ public class DiagnosticTests
         [Message(1)] public partial struct Negative { [Field(-1)] public int {|#0:A|}; }
         """,
         GeneratorTest.Expect("BERTH010", 0).WithArguments("Negative", "A", "-1"));
+
+    [Fact]
+    public Task A_valid_union_compiles_with_no_diagnostic() => GeneratorTest.Run(Usings + """
+        [MessageUnion(1, typeof(Circle), typeof(Square))] public abstract partial class Shape;
+        [Message(2)] public sealed partial class Circle : Shape { [Field(0)] public float R { get; set; } }
+        [Message(3)] public sealed partial class Square : Shape { [Field(0)] public float S { get; set; } }
+        [Message(4)] public partial struct Scene { [Field(0)] public Shape? Main; [Field(1)] public List<Shape>? All; }
+        """);
+
+    [Fact]
+    public Task BERTH011_a_union_member_that_does_not_derive_from_the_union() => GeneratorTest.Run(
+        Usings + """
+        [{|#0:MessageUnion(1, typeof(Stray))|}] public abstract partial class Shape;
+        [Message(2)] public sealed partial class Stray { [Field(0)] public int A { get; set; } }
+        """,
+        GeneratorTest.Expect("BERTH011", 0).WithArguments("Shape", "Stray"));
+
+    [Fact]
+    public Task BERTH012_a_union_that_is_not_an_abstract_class() => GeneratorTest.Run(
+        Usings + """
+        [MessageUnion(1)] public partial class {|#0:Concrete|};
+        """,
+        GeneratorTest.Expect("BERTH012", 0).WithArguments("Concrete"));
 }

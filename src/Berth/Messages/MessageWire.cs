@@ -68,6 +68,14 @@ public static class MessageWire
         }
     }
 
+    /// <summary>The answer to a union member id that names no member of the union.</summary>
+    public static MessageFormatException UnknownUnionMember(string union, long offset, int id) =>
+        new(union, offset, MessageFault.Malformed, $"member id {id} is not a member of the union");
+
+    /// <summary>The answer to writing a union value whose type is not one of the union's members.</summary>
+    public static ArgumentException NotUnionMember(string union, object value) =>
+        new($"{value.GetType().Name} is not a member of the union {union}.");
+
     /// <summary>The answer to a null in a member the contract declares non-nullable.</summary>
     public static ArgumentException NullField(string field) => new($"{field} is null but not declared nullable.");
 

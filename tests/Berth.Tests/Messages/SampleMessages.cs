@@ -121,3 +121,31 @@ public readonly partial struct Pair
     [Field(0)] public int Left { get; }
     [Field(1)] public string Right { get; }
 }
+
+/// <summary>A union: one handler or field takes any of its members.</summary>
+[MessageUnion(10, typeof(Circle), typeof(Square))]
+public abstract partial record Shape;
+
+/// <summary>A member of <see cref="Shape"/>.</summary>
+[Message(11)]
+public sealed partial record Circle : Shape
+{
+    [Field(0)] public float Radius { get; init; }
+}
+
+/// <summary>Another member of <see cref="Shape"/>.</summary>
+[Message(12)]
+public sealed partial record Square : Shape
+{
+    [Field(0)] public float Side { get; init; }
+    [Field(1)] public string Label { get; init; } = "";
+}
+
+/// <summary>Unions as fields: one, a list of them, an optional one.</summary>
+[Message(13)]
+public sealed partial class Drawing
+{
+    [Field(0)] public Shape Main { get; set; } = new Circle();
+    [Field(1)] public List<Shape> Layers { get; set; } = [];
+    [Field(2)] public Shape? Extra { get; set; }
+}
