@@ -43,16 +43,7 @@ internal static class ModelBuilder
 
         var id = attribute.ConstructorArguments.Length == 1 && attribute.ConstructorArguments[0].Value is int i ? i : 0;
         var bigEndian = ReadBigEndian(attribute);
-        var maxSize = Named(attribute, "MaxEncodedSize", 1024 * 1024);
-        var maxCount = Named(attribute, "MaxCollectionCount", 1024);
-        var maxDepth = Named(attribute, "MaxDepth", 16);
-        foreach (var (boundName, value) in new[] { ("MaxEncodedSize", maxSize), ("MaxCollectionCount", maxCount), ("MaxDepth", maxDepth) })
-        {
-            if (value <= 0)
-            {
-                diagnostics.Add(DiagnosticInfo.Create(Diagnostics.InvalidBound, typeLocation, name, boundName, value));
-            }
-        }
+        var (maxSize, maxCount, maxDepth) = ReadBounds(attribute, name, typeLocation, diagnostics);
 
         var fields = CollectFields(type, name, bigEndian, diagnostics);
         var constructorArguments = ChooseConstructor(type, fields, name, diagnostics);
@@ -85,6 +76,21 @@ internal static class ModelBuilder
             IsUnion(type.BaseType),
             LocationInfo.From(attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation()));
         return new MessageResult(model, ToArray(diagnostics));
+    }
+
+    /// <summary>The bounds an attribute sets (defaults otherwise), reporting any that is not positive.</summary>
+    private static (int MaxSize, int MaxCount, int MaxDepth) ReadBounds(AttributeData attribute, string name, Location? location, List<DiagnosticInfo> diagnostics)
+    {
+        var bounds = (Named(attribute, "MaxEncodedSize", 1024 * 1024), Named(attribute, "MaxCollectionCount", 1024), Named(attribute, "MaxDepth", 16));
+        foreach (var (boundName, value) in new[] { ("MaxEncodedSize", bounds.Item1), ("MaxCollectionCount", bounds.Item2), ("MaxDepth", bounds.Item3) })
+        {
+            if (value <= 0)
+            {
+                diagnostics.Add(DiagnosticInfo.Create(Diagnostics.InvalidBound, location, name, boundName, value));
+            }
+        }
+
+        return bounds;
     }
 
     /// <summary>Whether the attribute data of a [Message] type asks for big-endian fields.</summary>
@@ -274,6 +280,7 @@ internal static class ModelBuilder
 
         var id = attribute.ConstructorArguments.Length > 0 && attribute.ConstructorArguments[0].Value is int i ? i : 0;
         var bigEndian = ReadBigEndian(attribute);
+        var (maxSize, maxCount, maxDepth) = ReadBounds(attribute, name, typeLocation, diagnostics);
         var members = new List<UnionMemberModel>();
         var memberTypes = attribute.ConstructorArguments.Length > 1 ? attribute.ConstructorArguments[1].Values : ImmutableArray<TypedConstant>.Empty;
         var location = attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation();
@@ -315,9 +322,9 @@ internal static class ModelBuilder
             type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat),
             id,
             bigEndian,
-            Named(attribute, "MaxEncodedSize", 1024 * 1024),
-            Named(attribute, "MaxCollectionCount", 1024),
-            Named(attribute, "MaxDepth", 16),
+            maxSize,
+            maxCount,
+            maxDepth,
             ToArray(members),
             LocationInfo.From(location));
         return new UnionResult(model, ToArray(diagnostics));
