@@ -51,6 +51,12 @@ internal static class FuzzMessageMaker
             chat.Path.Add(Move(ref random));
         }
 
+        chat.Shape = random.OneIn(2) ? null : Shape(ref random);
+        for (var i = random.SkewedLength(3); i > 0; i--)
+        {
+            chat.Shapes.Add(Shape(ref random));
+        }
+
         if (chat.Notes is not null)
         {
             for (var i = 0; i < chat.Notes.Length; i++)
@@ -63,6 +69,10 @@ internal static class FuzzMessageMaker
     }
 
     public static FuzzTree Tree(ref FuzzRandom random) => Tree(ref random, 0);
+
+    private static FuzzShape Shape(ref FuzzRandom random) => random.OneIn(2)
+        ? new FuzzDot { X = (short)random.NextUInt64() }
+        : new FuzzLine { Name = Text(ref random), End = random.OneIn(2) ? null : new FuzzDot { X = (short)random.NextUInt64() } };
 
     private static FuzzTree Tree(ref FuzzRandom random, int depth)
     {

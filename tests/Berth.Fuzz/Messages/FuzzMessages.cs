@@ -24,7 +24,7 @@ public enum FuzzHeading : short
     Down,
 }
 
-/// <summary>Every variable-length form: strings, bytes, collections, nested and optional messages.</summary>
+/// <summary>Every variable-length form: strings, bytes, collections, nested, optional and union messages.</summary>
 [Message(1002, MaxCollectionCount = 32, MaxEncodedSize = 4096)]
 public sealed partial class FuzzChat
 {
@@ -40,6 +40,27 @@ public sealed partial class FuzzChat
     [Field(9)] public string?[]? Notes { get; set; }
     [Field(10)] public FuzzTree? Tree { get; set; }
     [Field(11)] public double Score { get; set; }
+    [Field(12)] public FuzzShape? Shape { get; set; }
+    [Field(13)] public List<FuzzShape> Shapes { get; set; } = [];
+}
+
+/// <summary>A union inside the chat, as an optional field and as list elements.</summary>
+[MessageUnion(1004, typeof(FuzzDot), typeof(FuzzLine))]
+public abstract partial class FuzzShape;
+
+/// <summary>A member of <see cref="FuzzShape"/>.</summary>
+[Message(1005)]
+public sealed partial class FuzzDot : FuzzShape
+{
+    [Field(0)] public short X { get; set; }
+}
+
+/// <summary>Another member of <see cref="FuzzShape"/>.</summary>
+[Message(1006)]
+public sealed partial class FuzzLine : FuzzShape
+{
+    [Field(0)] public string Name { get; set; } = "";
+    [Field(1)] public FuzzDot? End { get; set; }
 }
 
 /// <summary>A recursive class contract, for the depth bound.</summary>
