@@ -54,9 +54,9 @@ public sealed class MessageGenerator : IIncrementalGenerator
         });
 
         var messageEntries = messages.Where(static r => r.Model is not null)
-            .Select(static (r, _) => new ContractEntry(r.Model!.Id, r.Model.FullName, r.Model.AttributeLocation)).Collect();
+            .Select(static (r, _) => new ContractEntry(r.Model!.Id, r.Model.FullName, r.Model.InCatalog, r.Model.AttributeLocation)).Collect();
         var unionEntries = unions.Where(static r => r.Model is not null)
-            .Select(static (r, _) => new ContractEntry(r.Model!.Id, r.Model.FullName, r.Model.AttributeLocation)).Collect();
+            .Select(static (r, _) => new ContractEntry(r.Model!.Id, r.Model.FullName, r.Model.InCatalog, r.Model.AttributeLocation)).Collect();
         var assemblyName = context.CompilationProvider.Select(static (c, _) => c.AssemblyName ?? "Messages");
         context.RegisterSourceOutput(messageEntries.Combine(unionEntries).Combine(assemblyName), static (output, input) =>
         {
@@ -111,7 +111,7 @@ public sealed class MessageGenerator : IIncrementalGenerator
         code.AppendLine("    public static global::Berth.Messages.MessageRegistry Register(global::Berth.Messages.MessageRegistry registry)");
         code.AppendLine("    {");
         code.AppendLine("        global::System.ArgumentNullException.ThrowIfNull(registry);");
-        foreach (var model in all.OrderBy(m => m.Id))
+        foreach (var model in all.Where(m => m.InCatalog).OrderBy(m => m.Id))
         {
             code.AppendLine($"        registry.Add<{model.FullName}>();");
         }

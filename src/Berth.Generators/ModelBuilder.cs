@@ -27,7 +27,7 @@ internal static class ModelBuilder
         var typeLocation = type.Locations.FirstOrDefault();
         var name = type.Name;
 
-        if (type.IsGenericType)
+        if (IsInGenericContext(type))
         {
             diagnostics.Add(DiagnosticInfo.Create(Diagnostics.GenericMessage, typeLocation, name));
         }
@@ -74,6 +74,7 @@ internal static class ModelBuilder
             ToArray(fields.Select(f => f.Model)),
             ToArray(constructorArguments),
             IsUnion(type.BaseType),
+            IsVisibleInAssembly(type),
             LocationInfo.From(attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation()));
         return new MessageResult(model, ToArray(diagnostics));
     }
@@ -110,6 +111,33 @@ internal static class ModelBuilder
         }
 
         return fallback;
+    }
+
+    private static bool IsInGenericContext(INamedTypeSymbol type)
+    {
+        for (var t = type; t is not null; t = t.ContainingType)
+        {
+            if (t.IsGenericType)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>Whether code elsewhere in the assembly (the generated catalog) can name the type.</summary>
+    public static bool IsVisibleInAssembly(INamedTypeSymbol type)
+    {
+        for (var t = type; t is not null; t = t.ContainingType)
+        {
+            if (t.DeclaredAccessibility is not (Accessibility.Public or Accessibility.Internal or Accessibility.ProtectedOrInternal))
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     private static bool IsPartial(INamedTypeSymbol type, CancellationToken cancellationToken) =>
@@ -259,7 +287,7 @@ internal static class ModelBuilder
         var diagnostics = new List<DiagnosticInfo>();
         var typeLocation = type.Locations.FirstOrDefault();
         var name = type.Name;
-        if (type.IsGenericType)
+        if (IsInGenericContext(type))
         {
             diagnostics.Add(DiagnosticInfo.Create(Diagnostics.GenericMessage, typeLocation, name));
         }
@@ -326,6 +354,7 @@ internal static class ModelBuilder
             maxCount,
             maxDepth,
             ToArray(members),
+            IsVisibleInAssembly(type),
             LocationInfo.From(location));
         return new UnionResult(model, ToArray(diagnostics));
     }

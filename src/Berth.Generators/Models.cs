@@ -57,6 +57,7 @@ internal sealed record MessageModel(
     EquatableArray<FieldModel> Fields,
     EquatableArray<string> ConstructorArguments,
     bool HidesUnionMembers,
+    bool InCatalog,
     LocationInfo? AttributeLocation);
 
 /// <summary>One member of a union: its type and its message id, the tag before its body.</summary>
@@ -75,13 +76,17 @@ internal sealed record UnionModel(
     int MaxCollectionCount,
     int MaxDepth,
     EquatableArray<UnionMemberModel> Members,
+    bool InCatalog,
     LocationInfo? AttributeLocation);
 
 /// <summary>What the generator learned from one [MessageUnion] declaration.</summary>
 internal sealed record UnionResult(UnionModel? Model, EquatableArray<DiagnosticInfo> Diagnostics);
 
-/// <summary>A contract's id and name, for the duplicate-id check and the catalog.</summary>
-internal sealed record ContractEntry(int Id, string FullName, LocationInfo? AttributeLocation);
+/// <summary>
+/// A contract's id and name, for the duplicate-id check and the catalog; a contract nested privately in another type
+/// is checked but cannot be named by the catalog.
+/// </summary>
+internal sealed record ContractEntry(int Id, string FullName, bool InCatalog, LocationInfo? AttributeLocation);
 
 /// <summary>What the generator learned from one [Message] declaration: a model to emit, the mistakes to report, or both.</summary>
 internal sealed record MessageResult(MessageModel? Model, EquatableArray<DiagnosticInfo> Diagnostics);

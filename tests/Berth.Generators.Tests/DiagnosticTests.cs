@@ -81,6 +81,19 @@ public class DiagnosticTests
         GeneratorTest.Expect("BERTH007", 0).WithArguments("Box"));
 
     [Fact]
+    public Task BERTH007_a_contract_nested_in_a_generic_type() => GeneratorTest.Run(
+        Usings + """
+        public partial class Outer<T> { [Message(1)] public partial struct {|#0:Inner|} { [Field(0)] public int A; } }
+        """,
+        GeneratorTest.Expect("BERTH007", 0).WithArguments("Inner"));
+
+    [Fact]
+    public Task A_contract_nested_privately_compiles_and_stays_out_of_the_catalog() => GeneratorTest.Run(Usings + """
+        public partial class Outer { [Message(1)] private partial struct Hidden { [Field(0)] public int A; } }
+        [Message(2)] public partial struct Shown { [Field(0)] public int A; }
+        """);
+
+    [Fact]
     public Task BERTH008_a_nested_contract_with_another_byte_order() => GeneratorTest.Run(
         Usings + """
         [Message(1, ByteOrder = Berth.Buffers.Endianness.Big)] public partial struct Inner { [Field(0)] public int A; }
