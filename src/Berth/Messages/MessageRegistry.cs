@@ -5,7 +5,8 @@ namespace Berth.Messages;
 /// <summary>
 /// The message contracts one application speaks, by id. Each assembly with contracts has a generated
 /// <c>MessageCatalog.Register</c> that adds all of them; registering two contracts with one id, from one assembly or
-/// two, throws <see cref="MessageIdConflictException"/> there and then rather than misrouting later.
+/// two, throws <see cref="MessageIdConflictException"/> there and then rather than misrouting later. Register everything
+/// before the registry is shared: it is not synchronized.
 /// </summary>
 public sealed class MessageRegistry
 {
