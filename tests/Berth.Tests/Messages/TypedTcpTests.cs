@@ -47,6 +47,7 @@ public sealed class TypedTcpTests
         var chat = MessageBytes.Encode(new Chat());
         byte[] hostile = [.. BitConverter.GetBytes(Chat.MessageId), .. chat.AsSpan(0, 4), 0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
         offender.SendFrame(hostile);
+        AssertEchoes(witness, move);
 
         var info = await router.Disconnected.Task.Within();
         var error = Assert.IsType<MessageFormatException>(info.Error);
