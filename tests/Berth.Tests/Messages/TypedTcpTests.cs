@@ -34,27 +34,33 @@ public sealed class TypedTcpTests
     [Fact]
     public async Task A_body_its_contract_rejects_closes_only_the_sender_naming_field_offset_and_fault()
     {
+        var options = new TcpServerOptions();
         var router = new RecordingRouter();
         router.On(static (Connection connection, in Move move) => connection.TrySend(move));
         router.On(static (Connection connection, in Chat chat) => connection.TrySend(new Move { PlayerId = chat.Numbers.Length }));
-        await using var server = EchoTests.Start(new TcpServerOptions(), router);
-        using var witness = new RawClient(server.EndPoint);
-        using var offender = new RawClient(server.EndPoint);
-        var move = new Move { PlayerId = 1, Tick = 2 };
-        AssertEchoes(witness, move);
+        await using (var server = EchoTests.Start(options, router))
+        {
+            using var witness = new RawClient(server.EndPoint);
+            using var offender = new RawClient(server.EndPoint);
+            var move = new Move { PlayerId = 1, Tick = 2 };
+            AssertEchoes(witness, move);
 
-        // Chat's fields up to Numbers are empty; Numbers then announces a count far over the contract's bound of 64.
-        var chat = MessageBytes.Encode(new Chat());
-        byte[] hostile = [.. BitConverter.GetBytes(Chat.MessageId), .. chat.AsSpan(0, 4), 0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
-        offender.SendFrame(hostile);
-        AssertEchoes(witness, move);
+            // Chat's fields up to Numbers are empty; Numbers then announces a count far over the contract's bound of 64.
+            var chat = MessageBytes.Encode(new Chat());
+            byte[] hostile = [.. BitConverter.GetBytes(Chat.MessageId), .. chat.AsSpan(0, 4), 0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
+            offender.SendFrame(hostile);
+            AssertEchoes(witness, move);
 
-        var info = await router.Disconnected.Task.Within();
-        var error = Assert.IsType<MessageFormatException>(info.Error);
-        Assert.Equal(DisconnectReason.MalformedFrame, info.Reason);
-        Assert.Equal((MessageFault.CountOverBound, "Chat.Numbers", 4L), (error.Fault, error.Field, error.Offset));
-        Assert.True(offender.WaitForClose());
-        AssertEchoes(witness, move);
+            var info = await router.Disconnected.Task.Within();
+            var error = Assert.IsType<MessageFormatException>(info.Error);
+            Assert.Equal(DisconnectReason.MalformedFrame, info.Reason);
+            Assert.Equal((MessageFault.CountOverBound, "Chat.Numbers", 4L), (error.Fault, error.Field, error.Offset));
+            Assert.True(offender.WaitForClose());
+            AssertEchoes(witness, move);
+            await Waits.Until(() => server.ConnectionCount == 1);
+        }
+
+        Assert.Equal(0, options.BufferPool.Outstanding);
     }
 
     [Fact]
