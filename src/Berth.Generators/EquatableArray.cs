@@ -19,10 +19,6 @@ internal readonly struct EquatableArray<T> : IEquatable<EquatableArray<T>>, IEnu
 
     public ImmutableArray<T> Items => _items.IsDefault ? ImmutableArray<T>.Empty : _items;
 
-    public int Length => Items.Length;
-
-    public T this[int index] => Items[index];
-
     public bool Equals(EquatableArray<T> other) => Items.SequenceEqual(other.Items);
 
     public override bool Equals(object? obj) => obj is EquatableArray<T> other && Equals(other);

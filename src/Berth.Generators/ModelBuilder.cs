@@ -95,7 +95,7 @@ internal static class ModelBuilder
     }
 
     /// <summary>Whether the attribute data of a [Message] type asks for big-endian fields.</summary>
-    public static bool ReadBigEndian(AttributeData attribute) => Named(attribute, "ByteOrder", 0) == 1;
+    private static bool ReadBigEndian(AttributeData attribute) => Named(attribute, "ByteOrder", 0) == 1;
 
     private static EquatableArray<T> ToArray<T>(IEnumerable<T> items)
         where T : IEquatable<T> => new(items.ToImmutableArray());
@@ -127,7 +127,7 @@ internal static class ModelBuilder
     }
 
     /// <summary>Whether code elsewhere in the assembly (the generated catalog) can name the type.</summary>
-    public static bool IsVisibleInAssembly(INamedTypeSymbol type)
+    private static bool IsVisibleInAssembly(INamedTypeSymbol type)
     {
         for (var t = type; t is not null; t = t.ContainingType)
         {
