@@ -11,7 +11,7 @@ public class RegistryTests
     {
         var registry = MessageCatalog.Register(new MessageRegistry());
 
-        Assert.Equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], registry.Types.Select(t => t.Id).Order());
+        Assert.Equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1001], registry.Types.Select(t => t.Id).Order());
         Assert.True(registry.TryGet(2, out var scalars));
         Assert.Equal(typeof(Scalars), scalars.Type);
         Assert.Equal(Endianness.Big, scalars.ByteOrder);
@@ -23,7 +23,19 @@ public class RegistryTests
     {
         var registry = MessageCatalog.Register(MessageCatalog.Register(new MessageRegistry()));
 
-        Assert.Equal(13, registry.Types.Count);
+        Assert.Equal(14, registry.Types.Count);
+    }
+
+    [Fact]
+    public void Catalogs_of_two_assemblies_that_share_an_id_collide_at_registration()
+    {
+        var registry = Berth.Fuzz.MessageCatalog.Register(new MessageRegistry());
+
+        var error = Assert.Throws<MessageIdConflictException>(() => MessageCatalog.Register(registry));
+
+        Assert.Equal(1001, error.Conflicting.Id);
+        Assert.Contains("Berth.Fuzz.Messages.FuzzMove (Berth.Fuzz)", error.Message, StringComparison.Ordinal);
+        Assert.Contains("Berth.Tests.Messages.FuzzTwin (Berth.Tests)", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -38,6 +50,16 @@ public class RegistryTests
         Assert.Contains("Berth.Tests.Messages.Move (Berth.Tests)", error.Message, StringComparison.Ordinal);
         Assert.Contains("Impostor", error.Message, StringComparison.Ordinal);
     }
+}
+
+/// <summary>
+/// A contract that takes the id of the fuzz runner's FuzzMove: each compilation sees only its own contracts, so
+/// only registering both catalogs can catch it.
+/// </summary>
+[Message(1001)]
+public partial struct FuzzTwin
+{
+    [Field(0)] public int Value;
 }
 
 /// <summary>
