@@ -67,8 +67,8 @@ run_client() {
     local server=$1 client=$2 json="$out/$1-$2.json" p50 p99 errors
     if [ "$client" = dotnet ]; then
         "${berth[@]}" load --port "$port" --connections "$connections" --rate 1 --size-min 4096 --size-max 16384 \
-            --pipeline 16 --warmup "$warmup" --duration "$duration" --json "$json" > "$out/$1-$2.out" 2>&1 || true
-        read -r p50 p99 errors < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[0]["results"][0]; print(r["p50Microseconds"]/1e3, r["p99Microseconds"]/1e3, r["errors"])' "$json")
+            --pipeline 16 --warmup "$warmup" --duration "$duration" --data "$json" > "$out/$1-$2.out" 2>&1 || true
+        read -r p50 p99 errors < <(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tables"]["load"]; c=[x["name"] for x in t["columns"]]; r=t["rows"][0]; print(r[c.index("p50 µs")]/1e3, r[c.index("p99 µs")]/1e3, r[c.index("errors")])' "$json")
     else
         artifacts/compare/berth-load --port "$port" --connections "$connections" --rate 1 --size 10240 --pipeline 16 \
             --warmup "$warmup" --duration "$duration" > "$out/$1-$2.out" 2>&1 || true

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates docs/PERFORMANCE.md and docs/charts/*.svg: runs the BenchmarkDotNet suite and the
-# Java programs, then turns their output (plus any end-to-end tables dropped into
-# artifacts/report/tables/*.json by `berth bench --json` / `berth zmq bench --json`) into the report.
+# Regenerates docs/PERFORMANCE.md, its result file docs/data/bench/performance.json and docs/charts/*.svg: runs
+# the BenchmarkDotNet suite and the Java programs under `Berth.Report measure`, which records the run's provenance
+# (date, commit, machine, load at start, the other processes' CPU share over the run), then turns their output into
+# the result file and the report, whose tables are generated blocks over it (docs/RESULTS.md).
 #
 #   bash scripts/report.sh                      full run of every benchmark class (tens of minutes)
 #   bash scripts/report.sh --filter '*Lock*'    only the matching classes (repeatable)
@@ -9,9 +10,10 @@
 #                                               leaving docs/ untouched; proves the pipeline, not speed
 #   bash scripts/report.sh --report-only        rewrite the report from the last run's outputs in
 #                                               artifacts/report/ without measuring again
-#   --no-java   skip the Java programs          --output DIR   write PERFORMANCE.md and charts/ there
+#   --no-java   skip the Java programs          --output DIR   write PERFORMANCE.md, charts/ and data/ there
 set -euo pipefail
 cd "$(dirname "$0")/.."
+invocation="bash scripts/report.sh${*:+ $*}"
 
 filters=()
 quick=false
@@ -49,33 +51,32 @@ bash scripts/setup.sh --tests
 # the run it renders.
 work=artifacts/report
 dotnet build bench/Berth.Report -c Release -nologo -v quiet
+report=bench/Berth.Report/bin/Release/net10.0/Berth.Report.dll
 if $measure; then
     rm -rf "$work/bdn" "$work/java"
-    mkdir -p "$work/bdn" "$work/java" "$work/tables"
-    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    mkdir -p "$work/bdn" "$work/java"
     echo "dotnet run -c Release --project bench/Berth.Benchmarks -- --filter ${filters[*]} ${job[*]} --exporters json" >"$work/command.txt"
-    dotnet run -c Release --project bench/Berth.Benchmarks --no-build -- \
-        --filter "${filters[@]}" "${job[@]}" --exporters json --artifacts "$work/bdn" | tee "$work/bdn.log"
-    if $java; then
-        bash bench/java/run.sh "${java_args[@]}" --json "$work/java/native-memory.json" | tee "$work/java.log"
-    fi
-    load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-    {
-        echo "Run conditions: $(nproc) logical cores; load average (1/5/15 min) $load_before before the run and $load_after after it. A load above about 0.3 means other work shared the cores during the run, which widens the error column and inflates the contended-lock and queue rows most."
-        echo "Toolchains: $(dotnet --version | sed 's/^/.NET SDK /'); $(gcc --version | head -n1) building bench/native/interop with -O3; $(java -version 2>&1 | head -n1)."
-    } >"$work/notes.txt"
+    # Everything measured runs as a child of `measure`, so its CPU counts as the run's own and the rest as other work.
+    BDN_LOG="$work/bdn.log" JAVA="$java" JAVA_ARGS="${java_args[*]}" JAVA_JSON="$work/java/native-memory.json" JAVA_LOG="$work/java.log" \
+    dotnet "$report" measure --out "$work/run.json" --command "$invocation" -- bash -c '
+        set -euo pipefail
+        dotnet run -c Release --project bench/Berth.Benchmarks --no-build -- "$@" | tee "$BDN_LOG"
+        if [ "$JAVA" = true ]; then
+            bash bench/java/run.sh $JAVA_ARGS --json "$JAVA_JSON" | tee "$JAVA_LOG"
+        fi' measured --filter "${filters[@]}" "${job[@]}" --exporters json --artifacts "$work/bdn"
+    echo "Toolchains: $(dotnet --version | sed 's/^/.NET SDK /'); $(gcc --version | head -n1) building bench/native/interop with -O3; $(java -version 2>&1 | head -n1)." >"$work/notes.txt"
 fi
-[ -f "$work/command.txt" ] || { echo "report: no earlier run in $work; run without --report-only first" >&2; exit 1; }
+[ -f "$work/run.json" ] || { echo "report: no earlier run in $work; run without --report-only first" >&2; exit 1; }
 
 notes=()
 while IFS= read -r line; do notes+=(--note "$line"); done <"$work/notes.txt"
 java_json="$work/java/native-memory.json"
 mkdir -p "$output"
-dotnet run -c Release --project bench/Berth.Report --no-build -- \
+dotnet "$report" \
     --results "$work/bdn/results" \
     --java "$java_json" \
-    --tables "$work/tables" \
-    --findings docs/performance/findings.md \
+    --run "$work/run.json" \
+    --data "$output/data/bench/performance.json" \
     --output "$output/PERFORMANCE.md" \
     --charts "$output/charts" \
     --command "$(cat "$work/command.txt")" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything, runs every test project and the smoke runs below, and ends with one line
-# "N passed, N failed". Exits non-zero when anything fails.
+# "N passed, N failed, N skipped". Exits non-zero when anything fails. scripts/mutations.sh (each fixed test run
+# against a patch that removes what it names) is not run here: one build and run per mutation is too slow.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,18 +18,37 @@ test_status=${PIPESTATUS[0]}
 
 passed=0
 failed=0
+skipped=0
 for trx in "$results"/*.trx; do
     [ -e "$trx" ] || continue
     counters=$(grep -o '<Counters [^>]*>' "$trx")
     p=$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters")
     f=$(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters")
+    n=$(sed -n 's/.* notExecuted="\([0-9]*\)".*/\1/p' <<<"$counters")
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
+    skipped=$((skipped + ${n:-0}))
 done
 if [ "$test_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     echo "dotnet test exited $test_status without a failed test (build or runner error)"
     failed=$((failed + 1))
 fi
+
+# Every test project in the solution must have written a result file that names its assembly and counts at least one
+# test: a project that ran nothing (a filter gone wrong, a runner that crashed before the first test) is a failure.
+for project in $(grep -o 'Path="[^"]*\.csproj"' Berth.slnx | sed 's/Path="\(.*\)"/\1/'); do
+    [ "$(dotnet msbuild "$project" -getProperty:IsTestProject)" = "true" ] || continue
+    assembly=$(basename "$project" .csproj)
+    total=0
+    for trx in $(grep -il "[/\\]$assembly\.dll\"" "$results"/*.trx 2>/dev/null); do
+        t=$(grep -o '<Counters [^>]*>' "$trx" | sed -n 's/.* total="\([0-9]*\)".*/\1/p')
+        total=$((total + ${t:-0}))
+    done
+    if [ "$total" -eq 0 ]; then
+        echo "$project ran no test or wrote no result file"
+        failed=$((failed + 1))
+    fi
+done
 
 # Smoke runs: each counts as one check; they prove that the benchmarks, the packages, the installed tool, the
 # samples and the documented code still build and run, never how fast.
@@ -80,10 +100,11 @@ smoke aot-messages bash -c 'set -o pipefail; dotnet publish tests/Berth.AotMessa
 
 # The C# in README.md, docs/ and the package READMEs compiles, and the README's runs.
 smoke doc-snippets bash scripts/check-snippets.sh
+smoke generated-figures bash scripts/render-docs.sh --check
 
 # 20 s is too short to judge memory (RSS still climbs while the attack mix first fills its buffers): the smoke holds
 # the witness and the server to account and lets RSS double; the documented long run applies the 1.2x rule.
 smoke soak dotnet run -c Release --project src/Berth.Cli -- soak --duration 20s --max-growth 2 --output "$results/soak"
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -4,8 +4,8 @@ using System.Text;
 namespace Berth.Report;
 
 /// <summary>
-/// One benchmark class as a report section: the table with ratios beside absolute times, the line
-/// saying where and how it was measured, and its chart.
+/// One benchmark class as a report section: the table with ratios beside absolute times (a generated block over the
+/// run's result file, whose provenance line says where and how it was measured), and its chart.
 /// </summary>
 internal sealed class BenchmarkSection(string title, string? question, IReadOnlyList<BenchmarkResult> rows, string? perItemParameter, ReportInputs inputs)
 {
@@ -13,7 +13,10 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
 
     public string ChartFileName => FullType.Replace("Berth.Benchmarks.", "", StringComparison.Ordinal) + ".svg";
 
-    public string Markdown(string headingPrefix, string chartLink)
+    /// <summary>The table's id in the result file: the class without the suite's namespace.</summary>
+    public string TableId => FullType.Replace("Berth.Benchmarks.", "", StringComparison.Ordinal);
+
+    public string Markdown(string headingPrefix, string chartLink, ReportData data)
     {
         var baseline = inputs.Baselines.BaselineOf(FullType);
         var parameterNames = rows.SelectMany(r => r.Parameters.Select(p => p.Key)).Distinct().ToList();
@@ -25,8 +28,7 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             headers.Add($"Mean per item ({perItemParameter})");
         }
 
-        var numeric = Enumerable.Range(1 + parameterNames.Count, headers.Count - 1 - parameterNames.Count).ToHashSet();
-        var table = new MarkdownTable(headers, numeric);
+        var table = new MarkdownTable(headers);
         foreach (var row in Ordered())
         {
             var baselineRow = BaselineFor(row, baseline);
@@ -52,19 +54,19 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
             text.AppendLine(question).AppendLine();
         }
 
+        string[] note = [$"Class `{FullType}`. Baseline: {(baseline is null ? "none (no ratios)" : $"**{baseline}**")}. Every figure is per operation; Ratio = Mean ÷ the baseline's Mean at the same parameters. Job: {string.Join("; ", rows.Select(r => r.Job).Distinct())}."];
         if (PivotTable(parameterNames, baseline) is { } pivot)
         {
-            text.Append(pivot).AppendLine();
+            text.Append(data.Block(pivot.ToResult(TableId + ".pivot", note))).AppendLine();
             text.AppendLine("<details><summary>Full table: error, standard deviation, allocations</summary>").AppendLine();
-            text.Append(table).AppendLine();
+            text.Append(data.Block(table.ToResult(TableId, []))).AppendLine();
             text.AppendLine("</details>").AppendLine();
         }
         else
         {
-            text.Append(table).AppendLine();
+            text.Append(data.Block(table.ToResult(TableId, note))).AppendLine();
         }
 
-        text.AppendLine(CultureInfo.InvariantCulture, $"*Class `{FullType}`. Baseline: {(baseline is null ? "none (no ratios)" : $"**{baseline}**")}. Every figure is per operation; Ratio = Mean ÷ the baseline's Mean at the same parameters. Machine: {inputs.Host?.Describe() ?? "unknown"}. Command: `{inputs.BenchmarkCommand}`. Job: {string.Join("; ", rows.Select(r => r.Job).Distinct())}.*").AppendLine();
         text.AppendLine(CultureInfo.InvariantCulture, $"![{title}]({chartLink}{ChartFileName})").AppendLine();
         return text.ToString();
     }
@@ -86,7 +88,7 @@ internal sealed class BenchmarkSection(string title, string? question, IReadOnly
         var perItem = name == perItemParameter;
         var headers = new List<string> { perItem ? $"Method \\ {name} (mean per item)" : $"Method \\ {name}" };
         headers.AddRange(values.Select(v => Units.SizeParameterIf(name, v)));
-        var pivot = new MarkdownTable(headers, Enumerable.Range(1, values.Count).ToHashSet());
+        var pivot = new MarkdownTable(headers);
         foreach (var method in Ordered().Select(r => r.Method).Distinct())
         {
             var cells = new List<string> { method == baseline ? $"**{method}** (baseline)" : method };

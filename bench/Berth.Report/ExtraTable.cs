@@ -3,8 +3,7 @@ using System.Text.Json;
 namespace Berth.Report;
 
 /// <summary>
-/// A table produced outside BenchmarkDotNet (the Java programs, <c>berth bench --json</c>,
-/// <c>berth zmq bench --json</c>): a file holds a JSON array of these.
+/// A table produced outside BenchmarkDotNet (the Java programs): a file holds a JSON array of these.
 /// </summary>
 internal sealed record ExtraTable(string Title, string? Note, string? Command, string? Machine, IReadOnlyList<string> Columns, IReadOnlyList<IReadOnlyList<string>> Rows)
 {
@@ -24,11 +23,6 @@ internal sealed record ExtraTable(string Title, string? Note, string? Command, s
 
         return tables;
     }
-
-    public static IReadOnlyList<ExtraTable> ReadDirectory(string? directory) =>
-        directory is not null && Directory.Exists(directory)
-            ? Directory.EnumerateFiles(directory, "*.json").Order(StringComparer.Ordinal).SelectMany(ReadFile).ToList()
-            : [];
 
     /// <summary>The first column after the row label whose cells all read as numbers, if any.</summary>
     public int? FirstNumericColumn()

@@ -12,9 +12,9 @@ internal sealed class ExtraTableSection(ExtraTable table, string fileStem, bool 
 {
     public string ChartFileName => fileStem + ".svg";
 
-    public string Markdown(string headingPrefix, string chartLink)
+    public string Markdown(string headingPrefix, string chartLink, ReportData data)
     {
-        var markdown = new MarkdownTable(table.Columns, NumericColumns());
+        var markdown = new MarkdownTable(table.Columns);
         foreach (var row in table.Rows)
         {
             markdown.Add(row);
@@ -27,8 +27,8 @@ internal sealed class ExtraTableSection(ExtraTable table, string fileStem, bool 
             text.AppendLine(table.Note).AppendLine();
         }
 
-        text.Append(markdown).AppendLine();
-        text.AppendLine(CultureInfo.InvariantCulture, $"*Machine: {table.Machine ?? "not recorded"}. Command: `{table.Command ?? "not recorded"}`.*").AppendLine();
+        string[] note = [$"Machine: {table.Machine ?? "not recorded"}. Command: `{table.Command ?? "not recorded"}`."];
+        text.Append(data.Block(markdown.ToResult(fileStem, note))).AppendLine();
         if (Chart() is not null)
         {
             text.AppendLine(CultureInfo.InvariantCulture, $"![{table.Title}]({chartLink}{ChartFileName})").AppendLine();

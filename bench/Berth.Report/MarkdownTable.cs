@@ -1,26 +1,17 @@
-using System.Text;
+using Berth.Results;
 
 namespace Berth.Report;
 
-/// <summary>A GitHub-flavoured Markdown table; numeric columns are right-aligned.</summary>
-internal sealed class MarkdownTable(IReadOnlyList<string> headers, IReadOnlySet<int> rightAligned)
+/// <summary>
+/// One table of the report, its cells as printed. It goes into the run's result file, and the report shows it through a
+/// generated block, so the document and the data cannot disagree.
+/// </summary>
+internal sealed class MarkdownTable(IReadOnlyList<string> headers)
 {
-    private readonly List<IReadOnlyList<string>> _rows = [];
+    private readonly List<IReadOnlyList<object?>> _rows = [];
 
-    public void Add(IReadOnlyList<string> cells) => _rows.Add(cells);
+    public void Add(IReadOnlyList<string> cells) => _rows.Add([.. cells]);
 
-    public override string ToString()
-    {
-        var text = new StringBuilder();
-        text.Append("| ").AppendJoin(" | ", headers.Select(Escape)).AppendLine(" |");
-        text.Append('|').AppendJoin('|', headers.Select((_, i) => rightAligned.Contains(i) ? "---:" : "---")).AppendLine("|");
-        foreach (var row in _rows)
-        {
-            text.Append("| ").AppendJoin(" | ", row.Select(Escape)).AppendLine(" |");
-        }
-
-        return text.ToString();
-    }
-
-    private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal);
+    public ResultTable ToResult(string id, IReadOnlyList<string> notes) =>
+        new(id, null, [.. headers.Select(h => new ResultColumn(h, CellFormat.Text))], _rows, notes);
 }

@@ -6,8 +6,5 @@ internal sealed record ReportInputs(
     IReadOnlyList<BenchmarkResult> Results,
     BaselineCatalog Baselines,
     IReadOnlyList<ExtraTable> JavaTables,
-    IReadOnlyList<ExtraTable> ExtraTables,
-    string? Findings,
     string BenchmarkCommand,
-    IReadOnlyList<string> Notes,
-    DateTimeOffset GeneratedAt);
+    IReadOnlyList<string> Notes);

@@ -1,25 +1,26 @@
 namespace Berth.Report;
 
-/// <summary>The command line: where the inputs are and where the report goes.</summary>
+/// <summary>The command line: where the inputs are and where the report and its result file go.</summary>
 internal sealed record ReportOptions(
     IReadOnlyList<string> ResultDirectories,
     string? JavaTables,
-    string? ExtraTables,
-    string? Findings,
     string Output,
     string ChartsDirectory,
+    string? DataFile,
+    string? RunFile,
     string BenchmarkCommand,
     IReadOnlyList<string> Notes)
 {
     public const string Usage =
-        "usage: Berth.Report --results DIR [--results DIR...] [--java FILE] [--tables DIR] [--findings FILE]\n" +
-        "                    --output FILE --charts DIR --command TEXT [--note TEXT...]";
+        "usage: Berth.Report --results DIR [--results DIR...] [--java FILE] --output FILE --charts DIR\n" +
+        "                    [--data FILE] [--run FILE] --command TEXT [--note TEXT...]\n" +
+        "       Berth.Report measure --out FILE --command TEXT -- PROGRAM [ARGS...]";
 
     public static ReportOptions Parse(IReadOnlyList<string> args)
     {
         var results = new List<string>();
         var notes = new List<string>();
-        string? java = null, tables = null, findings = null, output = null, charts = null, command = null;
+        string? java = null, output = null, charts = null, data = null, run = null, command = null;
         for (var i = 0; i < args.Count; i++)
         {
             var value = i + 1 < args.Count ? args[i + 1] : throw new ArgumentException($"{args[i]} needs a value\n{Usage}");
@@ -27,10 +28,10 @@ internal sealed record ReportOptions(
             {
                 case "--results": results.Add(value); break;
                 case "--java": java = value; break;
-                case "--tables": tables = value; break;
-                case "--findings": findings = value; break;
                 case "--output": output = value; break;
                 case "--charts": charts = value; break;
+                case "--data": data = value; break;
+                case "--run": run = value; break;
                 case "--command": command = value; break;
                 case "--note": notes.Add(value); break;
                 default: throw new ArgumentException($"unknown option {args[i]}\n{Usage}");
@@ -44,6 +45,6 @@ internal sealed record ReportOptions(
             throw new ArgumentException(Usage);
         }
 
-        return new ReportOptions(results, java, tables, findings, output, charts, command, notes);
+        return new ReportOptions(results, java, output, charts, data, run, command, notes);
     }
 }

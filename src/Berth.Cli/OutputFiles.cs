@@ -24,7 +24,7 @@ internal static class OutputFiles
     }
 
     /// <summary>Checks that the folder of <paramref name="path"/> can be written; null (no file asked for) passes.</summary>
-    public static string? CheckFile(string? path, string option = "--json")
+    public static string? CheckFile(string? path, string option)
     {
         if (path is null)
         {

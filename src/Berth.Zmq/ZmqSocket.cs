@@ -78,6 +78,9 @@ public sealed unsafe partial class ZmqSocket : IDisposable
         }
     }
 
+    /// <summary>True while a thread is inside a blocking call on this socket (tests observe a receive that is blocked).</summary>
+    internal bool InCall => Volatile.Read(ref _state) == Busy;
+
     /// <summary>Closes the socket during context disposal, unless another thread is inside a call (it then gets ETERM and closes it).</summary>
     internal void CloseFromContext()
     {

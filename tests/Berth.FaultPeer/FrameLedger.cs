@@ -13,6 +13,7 @@ internal sealed class FrameLedger(int frames) : ConnectionHandler
     private long _acceptedCount;
     private long _echoedCount;
     private long _unsent;
+    private long _echoedAfterReconnect;
     private int _connects;
 
     public void Accepted(int id)
@@ -38,6 +39,7 @@ internal sealed class FrameLedger(int frames) : ConnectionHandler
         {
             _echoes[BinaryPrimitives.ReadInt32LittleEndian(id)]++;
             _echoedCount++;
+            _echoedAfterReconnect += Volatile.Read(ref _connects) > 1 ? 1 : 0;
         }
     }
 
@@ -73,7 +75,7 @@ internal sealed class FrameLedger(int frames) : ConnectionHandler
                 missing += _accepted[id] && _echoes[id] == 0 ? 1 : 0;
             }
 
-            return $"summary accepted {_acceptedCount} echoed-once {echoedOnce} duplicated {duplicated} unexpected {unexpected} missing {missing} unsent {Interlocked.Read(ref _unsent)} connects {_connects}";
+            return $"summary accepted {_acceptedCount} echoed-once {echoedOnce} duplicated {duplicated} unexpected {unexpected} missing {missing} unsent {Interlocked.Read(ref _unsent)} connects {_connects} echoed-after-reconnect {_echoedAfterReconnect}";
         }
     }
 }

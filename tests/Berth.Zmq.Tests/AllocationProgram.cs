@@ -9,8 +9,8 @@ namespace Berth.Zmq.Tests;
 public static class AllocationProgram
 {
     /// <summary>
-    /// <c>allocation PATH SIZE blocking|async|async-poll|async-inline</c>: runs one workload and prints the bytes and
-    /// messages measured; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll;
+    /// <c>allocation PATH SIZE blocking|async|async-poll|async-inline</c>: runs one workload and prints the bytes allocated over
+    /// N messages, over 10N, and N; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll;
     /// <c>async-inline</c> runs woken continuations on the epoll reactor's thread.
     /// </summary>
     /// <param name="args">The workload.</param>
@@ -30,7 +30,7 @@ public static class AllocationProgram
         context.InlineCompletions = args[3] == "async-inline";
         var workload = new AllocationWorkload(context, path, size);
         var allocation = args[3] == "blocking" ? workload.Measure() : await workload.MeasureAsync();
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{allocation.Bytes} {allocation.Messages}"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{allocation.Few} {allocation.Many} {allocation.Messages}"));
         return 0;
     }
 }

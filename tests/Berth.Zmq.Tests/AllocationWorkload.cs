@@ -7,13 +7,13 @@ namespace Berth.Zmq.Tests;
 public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.SendPath path, int size)
 {
     /// <summary>
-    /// The bytes a measured run of <paramref name="messages"/> may allocate: under one byte per message, and at least
-    /// 16 KiB for the async runs' one-off costs (a thread pool thread starting, a continuation box). One object per
-    /// message (24 B or more) exceeds it at every count, the smallest run (1,000 messages) included.
+    /// How many more bytes a run of 10N messages may allocate, process-wide, than a run of N: 16 KiB, a constant that
+    /// does not depend on N. It leaves room for one-off costs that land in one run and not the other (a thread-pool
+    /// thread starting, a continuation box, a zero-copy pool deepening once by one array of a small size), and is far
+    /// below what the smallest per-message allocation (one 24 B object) costs over the extra 9N messages at every N
+    /// measured here (9 x 100 x 24 B = 21 KiB at 1 MiB, the fewest).
     /// </summary>
-    /// <param name="messages">The messages measured.</param>
-    /// <returns>The most bytes allowed.</returns>
-    public static long Tolerance(int messages) => Math.Max(16 * 1024, messages);
+    public const long Allowance = 16 * 1024;
 
     /// <summary>How the sender hands each frame to libzmq.</summary>
     public enum SendPath
@@ -40,18 +40,22 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
 
     private readonly ManualResetEventSlim _queueFilled = new();
 
-    public readonly record struct Allocation(long Bytes, int Messages);
+    /// <summary>The fewest bytes allocated over <see cref="Messages"/> (N) messages and over 10N, measured in pairs.</summary>
+    public readonly record struct Allocation(long Few, long Many, int Messages);
 
-    private int Measured => size >= 1024 * 1024 ? 1_000 : size >= 64 * 1024 ? 5_000 : 50_000;
+    /// <summary>N: the shorter run of a pair; the longer one is 10N.</summary>
+    private int Measured => size >= 1024 * 1024 ? 100 : size >= 64 * 1024 ? 500 : 5_000;
 
     /// <summary>
-    /// Windows measured one after another, the fewest bytes kept: a zero-copy pool grows until it holds as many arrays
-    /// as frames in flight, and a loaded machine can deepen that once after the warm-up; one array then lands in a
-    /// window. A path that allocates per message does so in every window.
+    /// Pairs of runs (N, then 10N) measured one after another, the pair that grew least kept: a zero-copy pool grows
+    /// until it holds as many arrays as frames in flight, and a loaded machine can deepen that once after the warm-up;
+    /// one array then lands in a run. A path that allocates per message grows in every pair.
     /// </summary>
-    private const int Windows = 3;
+    private const int Pairs = 3;
 
-    private int WarmUp => Math.Max(HighWatermark * 10, Measured / 5);
+    private int PerPair => 11 * Measured;
+
+    private int WarmUp => Math.Max(HighWatermark * 10, Measured * 2);
 
     /// <summary>Blocking sends on a thread, blocking receives on the caller.</summary>
     public Allocation Measure()
@@ -61,7 +65,7 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
         using (pull)
         using (var incoming = new ZmqMessage())
         {
-            var sender = new Thread(() => SendAll(push, WarmUp + (Windows * Measured))) { Name = "allocation-sender" };
+            var sender = new Thread(() => SendAll(push, WarmUp + (Pairs * PerPair))) { Name = "allocation-sender" };
             sender.Start();
             _queueFilled.Wait(Endpoints.Patience);
             for (var i = 0; i < WarmUp; i++)
@@ -69,20 +73,27 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
                 pull.Receive(incoming);
             }
 
-            var fewest = long.MaxValue;
-            for (var window = 0; window < Windows; window++)
+            long Run(int count)
             {
                 var before = GC.GetTotalAllocatedBytes(precise: true);
-                for (var i = 0; i < Measured; i++)
+                for (var i = 0; i < count; i++)
                 {
                     pull.Receive(incoming);
                 }
 
-                fewest = Math.Min(fewest, GC.GetTotalAllocatedBytes(precise: true) - before);
+                return GC.GetTotalAllocatedBytes(precise: true) - before;
+            }
+
+            var least = new Allocation(0, long.MaxValue, Measured);
+            for (var pair = 0; pair < Pairs; pair++)
+            {
+                var few = Run(Measured);
+                var many = Run(10 * Measured);
+                least = many - few < least.Many - least.Few ? new Allocation(few, many, Measured) : least;
             }
 
             sender.Join();
-            return new Allocation(fewest, Measured);
+            return least;
         }
     }
 
@@ -94,27 +105,34 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
         using (pull)
         using (var incoming = new ZmqMessage())
         {
-            var sender = Task.Run(() => SendAllAsync(push, WarmUp + (Windows * Measured)));
+            var sender = Task.Run(() => SendAllAsync(push, WarmUp + (Pairs * PerPair)));
             _queueFilled.Wait(Endpoints.Patience);
             for (var i = 0; i < WarmUp; i++)
             {
                 await pull.ReceiveAsync(incoming);
             }
 
-            var fewest = long.MaxValue;
-            for (var window = 0; window < Windows; window++)
+            async Task<long> Run(int count)
             {
                 var before = GC.GetTotalAllocatedBytes(precise: true);
-                for (var i = 0; i < Measured; i++)
+                for (var i = 0; i < count; i++)
                 {
                     await pull.ReceiveAsync(incoming);
                 }
 
-                fewest = Math.Min(fewest, GC.GetTotalAllocatedBytes(precise: true) - before);
+                return GC.GetTotalAllocatedBytes(precise: true) - before;
+            }
+
+            var least = new Allocation(0, long.MaxValue, Measured);
+            for (var pair = 0; pair < Pairs; pair++)
+            {
+                var few = await Run(Measured);
+                var many = await Run(10 * Measured);
+                least = many - few < least.Many - least.Few ? new Allocation(few, many, Measured) : least;
             }
 
             await sender;
-            return new Allocation(fewest, Measured);
+            return least;
         }
     }
 

@@ -13,17 +13,23 @@ public sealed class FaultTests : IDisposable
         using var pull = _context.Create(ZmqSocketType.Pull);
         pull.MaxMessageSize = 1024;
         var endpoint = pull.BindLoopback();
+        using var monitor = pull.Monitor(ZmqMonitorEvents.Disconnected);
         using var offender = _context.Create(ZmqSocketType.Push);
         offender.Connect(endpoint);
         offender.Send(new byte[4096]);
         offender.Send(new byte[16]);
 
+        // The oversized frame breaks the offender's session: the PULL reports the disconnect. No other peer has
+        // connected yet and nothing else closes a connection here, so this event is the offender's.
+        Assert.True(monitor.TryReceive(Endpoints.Patience, out var disconnected), "the offender was never disconnected");
+        Assert.Equal(ZmqMonitorEvents.Disconnected, disconnected.Event);
+
         using var polite = _context.Create(ZmqSocketType.Push);
         polite.Connect(endpoint);
         polite.Send("within the limit"u8);
 
-        // The oversized frame closes the offender's connection and never arrives; the other peer is served. (The
-        // offender reconnects and may still deliver its small frame, which is within the limit.)
+        // The oversized frame never arrives; the other peer is served. (The offender reconnects and may still deliver
+        // its small frame, which is within the limit.)
         using var frame = new ZmqMessage();
         do
         {

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text;
+using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
@@ -16,9 +17,11 @@ internal static class CompareHtmlWriter
             .Append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:0.5em 0 1.5em}")
             .Append("td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}th{background:#f3f3f3}")
             .Append("td:first-child,th:first-child{text-align:left}code{background:#f6f6f6;padding:2px 4px}")
-            .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}")
+            .Append(".met{background:#e3f4e1}.not-met{background:#fbe3e1}.noise{background:#fff4e0}")
             .Append("</style></head><body><h1>Berth side by side: the C epoll echo and Kestrel</h1><p><code>")
-            .Append(Encode(report.Command)).Append("</code></p><p>").Append(Encode(report.Machine)).Append("</p><p>")
+            .Append(Encode(report.Provenance.Command)).Append("</code></p><p>")
+            .Append(Encode($"{report.Provenance.Machine}; commit {report.Provenance.Commit}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}"))
+            .Append("</p><p>")
             .Append(Encode(report.Conditions)).Append("</p>");
         foreach (var table in tables)
         {
@@ -36,8 +39,9 @@ internal static class CompareHtmlWriter
                 {
                     html.Append(cell switch
                     {
-                        CompareTargets.Met => "<td class=\"met\">",
-                        CompareTargets.NotMet => "<td class=\"not-met\">",
+                        TargetVerdict.Met => "<td class=\"met\">",
+                        TargetVerdict.NotMet => "<td class=\"not-met\">",
+                        TargetVerdict.WithinNoise => "<td class=\"noise\">",
                         _ => "<td>",
                     }).Append(Encode(cell)).Append("</td>");
                 }

@@ -1,11 +1,11 @@
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
-/// <summary>Everything one comparison run found, as it is written to JSON (named fields per row) and rendered as tables.</summary>
+/// <summary>Everything one comparison run found, with the run's provenance, as it is written to the result file and rendered as tables.</summary>
 internal sealed record CompareReport(
-    string Command,
-    string Machine,
+    Provenance Provenance,
     string Conditions,
     int Repeat,
     IReadOnlyList<string> Servers,

@@ -1,5 +1,5 @@
 using System.Globalization;
-using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
@@ -46,7 +46,7 @@ internal static class CompareRun
             ? [CompareCell.Pipelined(64, 100)]
             : Sizes.SelectMany(size => ConnectionCounts.Select(connections => CompareCell.Pipelined(size, connections))).ToList();
         var idleCounts = settings.Quick ? [QuickIdleConnections] : IdleConnectionCounts;
-        var machine = MachineSnapshot.Take();
+        var conditions = RunConditions.Start(settings.Command);
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
             $"{cells.Count} cells × {servers.Count} servers × {settings.Repeat} runs of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
@@ -56,9 +56,8 @@ internal static class CompareRun
         var idleSamples = await new IdleMemoryRuns(load).RunAsync(servers, idleCounts, settings.Repeat, cancellationToken);
 
         var report = CompareSummary.Build(
-            settings.Command,
-            machine.Description,
-            Conditions(settings, machine.LoadText),
+            conditions.Finish(),
+            Conditions(settings),
             settings.Repeat,
             [.. servers.Select(s => s.Name)],
             cells,
@@ -69,9 +68,10 @@ internal static class CompareRun
         CompareTextWriter.Write(Console.Out, report, tables);
         Directory.CreateDirectory(settings.OutDirectory);
         CompareJsonWriter.Write(Path.Combine(settings.OutDirectory, "compare.json"), report);
-        if (settings.JsonPath.Length > 0)
+        if (settings.DataPath is not null)
         {
-            CompareJsonWriter.Write(settings.JsonPath, report);
+            CompareJsonWriter.Write(settings.DataPath, report);
+            Console.WriteLine($"data: {settings.DataPath}");
         }
 
         var page = Path.GetFullPath(Path.Combine(settings.OutDirectory, "compare.html"));
@@ -82,11 +82,12 @@ internal static class CompareRun
         return errors == 0 ? 0 : 1;
     }
 
-    private static string Conditions(CompareSettings settings, string loadAverage) => string.Create(
+    private static string Conditions(CompareSettings settings) => string.Create(
         CultureInfo.InvariantCulture,
         $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread per core; Kestrel: a "
         + $"ConnectionHandler with the Web SDK's defaults), driven by the C load generator (one epoll thread, every echo "
         + $"checked byte for byte). {settings.Repeat} run(s) per cell, servers interleaved, {settings.Warmup.TotalSeconds:0.#} s "
         + $"warm-up + {settings.Duration.TotalSeconds:0.#} s measured; server CPU is utime+stime over the measured window; idle "
-        + $"memory is a fresh server's VmRSS growth after one round trip per connection; {loadAverage}.");
+        + $"memory is a fresh server's VmRSS growth after one round trip per connection. A target is met only when every run meets "
+        + $"it (the runs' ranges do not overlap the target), within noise when the ranges straddle it.");
 }

@@ -16,8 +16,8 @@ internal sealed record CompareSettings
     /// <summary>Report folder: <c>compare.json</c> and <c>compare.html</c> are written into it.</summary>
     public string OutDirectory { get; init; } = "berth-report";
 
-    /// <summary>An extra copy of the JSON report, or empty for none.</summary>
-    public string JsonPath { get; init; } = string.Empty;
+    /// <summary>An extra copy of the result file (docs/RESULTS.md), such as docs/data/tcp/compare.json, or null for none.</summary>
+    public string? DataPath { get; init; }
 
     /// <summary>The command line as the user typed it, printed with every table.</summary>
     public required string Command { get; init; }

@@ -1,13 +1,16 @@
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Cli.Compare;
 
-/// <summary>Turns the repeated samples into the report: medians, min-max, ratios of medians and target marks.</summary>
+/// <summary>
+/// Turns the repeated samples into the report: medians, min-max, ratios of medians, and target marks judged on the
+/// runs' whole ranges.
+/// </summary>
 internal static class CompareSummary
 {
     public static CompareReport Build(
-        string command,
-        string machine,
+        Provenance provenance,
         string conditions,
         int repeat,
         IReadOnlyList<string> servers,
@@ -20,7 +23,7 @@ internal static class CompareSummary
             .GroupBy(s => s.Connections)
             .Select(group => Idle(group.Key, servers, [.. group]))
             .ToList();
-        return new CompareReport(command, machine, conditions, repeat, servers, cellRows, idleRows);
+        return new CompareReport(provenance, conditions, repeat, servers, cellRows, idleRows);
     }
 
     private static CellComparison Cell(CompareCell cell, IReadOnlyList<string> servers, List<CellSample> samples)
@@ -52,9 +55,9 @@ internal static class CompareSummary
             berthVsC,
             berthVsKestrel,
             cpuVsC,
-            CompareTargets.AtLeast(berthVsC, CompareTargets.ThroughputVsC),
-            CompareTargets.AtLeast(berthVsKestrel, CompareTargets.ThroughputVsKestrel),
-            CompareTargets.AtMost(cpuVsC, CompareTargets.CpuVsC));
+            CompareTargets.AtLeast(Pick(results, EchoServers.Berth)?.MessagesPerSecond, Pick(results, EchoServers.C)?.MessagesPerSecond, CompareTargets.ThroughputVsC),
+            CompareTargets.AtLeast(Pick(results, EchoServers.Berth)?.MessagesPerSecond, Pick(results, EchoServers.Kestrel)?.MessagesPerSecond, CompareTargets.ThroughputVsKestrel),
+            CompareTargets.AtMost(Pick(results, EchoServers.Berth)?.CpuSecondsPerMillionMessages, Pick(results, EchoServers.C)?.CpuSecondsPerMillionMessages, CompareTargets.CpuVsC));
     }
 
     private static IdleComparison Idle(int connections, IReadOnlyList<string> servers, List<IdleSample> samples)
@@ -68,10 +71,12 @@ internal static class CompareSummary
         var target = connections != CompareTargets.IdleTargetConnections
             ? CompareTargets.NoTarget
             : berth is null || berth.Errors > 0
-            ? CompareTargets.NotMeasured
-            : CompareTargets.AtMost(berth.BytesPerConnection.Median, CompareTargets.IdleBytesPerConnection);
+            ? TargetVerdict.NotMeasured
+            : TargetVerdict.AtMost(CompareTargets.Bounds(berth.BytesPerConnection), CompareTargets.IdleBytesPerConnection);
         return new IdleComparison(connections, results, target);
     }
+
+    private static ServerCellResult? Pick(List<ServerCellResult> results, string server) => results.FirstOrDefault(r => r.Server == server);
 
     private static double? Ratio(List<ServerCellResult> results, string numerator, string denominator, Func<ServerCellResult, Spread> value)
     {

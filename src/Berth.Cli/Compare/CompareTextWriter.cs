@@ -1,3 +1,5 @@
+using Berth.Results;
+
 namespace Berth.Cli.Compare;
 
 /// <summary>Prints the comparison tables with aligned columns for the terminal.</summary>
@@ -5,8 +7,8 @@ internal static class CompareTextWriter
 {
     public static void Write(TextWriter output, CompareReport report, IReadOnlyList<CompareTable> tables)
     {
-        output.WriteLine(report.Command);
-        output.WriteLine(report.Machine);
+        output.WriteLine(report.Provenance.Command);
+        output.WriteLine($"{report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
         output.WriteLine(report.Conditions);
         output.WriteLine();
         foreach (var table in tables)

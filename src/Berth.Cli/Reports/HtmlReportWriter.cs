@@ -2,6 +2,8 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 
+using Berth.Results;
+
 namespace Berth.Cli.Reports;
 
 /// <summary>
@@ -30,10 +32,12 @@ internal static class HtmlReportWriter
             .Append("dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{color:#666}dd{margin:0}")
             .Append(".warning{background:#fff4e0;border-left:4px solid #e08a2c;padding:6px 12px;margin:6px 0}")
             .Append("svg text{font-family:system-ui,sans-serif}</style></head><body><h1>").Append(Encode(report.Title)).Append("</h1>")
-            .Append("<dl><dt>date</dt><dd>").Append(Encode(report.Machine.Taken.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture)))
-            .Append("</dd><dt>command</dt><dd><code>").Append(Encode(report.Command))
-            .Append("</code></dd><dt>machine</dt><dd>").Append(Encode(report.Machine.Description))
-            .Append("</dd><dt>load</dt><dd>").Append(Encode(report.Machine.LoadText)).Append("</dd></dl>");
+            .Append("<dl><dt>date</dt><dd>").Append(Encode(report.Provenance.Date.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture)))
+            .Append("</dd><dt>command</dt><dd><code>").Append(Encode(report.Provenance.Command))
+            .Append("</code></dd><dt>commit</dt><dd>").Append(Encode(report.Provenance.Commit))
+            .Append("</dd><dt>machine</dt><dd>").Append(Encode(report.Provenance.Machine))
+            .Append("</dd><dt>load</dt><dd>").Append(Encode(RunConditions.LoadText(report.Provenance.LoadAtStart)))
+            .Append("</dd><dt>other CPU</dt><dd>").Append(Encode(RunConditions.OtherCpuText(report.Provenance))).Append("</dd></dl>");
         foreach (var warning in report.Warnings())
         {
             html.Append("<p class=\"warning\">").Append(Encode(warning)).Append("</p>");

@@ -1,96 +1,52 @@
-using System.Text.Encodings.Web;
-using System.Text.Json;
+using Berth.Results;
 
 namespace Berth.Cli.Reports;
 
 /// <summary>
-/// Writes a report's tables as a JSON array. Each table has <c>title</c>, <c>command</c>, <c>machine</c>, <c>date</c>,
-/// <c>loadAverage</c>, <c>columns</c> and <c>rows</c> (the cells as printed, medians for repeated values, as the
-/// report tooling in bench/ reads them), and <c>results</c>: one object per row whose fields are named by the columns'
-/// keys, a repeated value as <c>{"median", "min", "max"}</c>. Characters such as µ are written as they are.
+/// Writes a report as a berth-result/1 file (docs/RESULTS.md): its provenance and one table per report table, with
+/// the report's note under each. A column holding repeated values becomes a range column in the column's format.
 /// </summary>
 internal static class JsonReportWriter
 {
-    public static void Write(string path, Report report)
+    public static void Write(string path, Report report) => ResultFileWriter.Write(path, ToResultFile(report));
+
+    public static ResultFile ToResultFile(Report report) =>
+        new(report.Provenance, [.. report.Tables.Select(table => ToResultTable(table, report.Note))]);
+
+    private static ResultTable ToResultTable(ReportTable table, string note)
     {
-        using var stream = File.Create(path);
-        using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping });
-        json.WriteStartArray();
-        foreach (var table in report.Tables)
-        {
-            json.WriteStartObject();
-            json.WriteString("title", table.Title);
-            json.WriteString("command", report.Command);
-            json.WriteString("machine", report.Machine.Description);
-            json.WriteString("date", report.Machine.Taken);
-            if (report.Machine.LoadAverage is { } load)
-            {
-                json.WriteNumber("loadAverage", load);
-            }
-
-            json.WriteStartArray("columns");
-            foreach (var column in table.Columns)
-            {
-                json.WriteStringValue(column.Title);
-            }
-
-            json.WriteEndArray();
-            json.WriteStartArray("rows");
-            foreach (var row in table.Rows)
-            {
-                json.WriteStartArray();
-                foreach (var cell in row)
-                {
-                    WriteValue(json, cell is Spread spread ? spread.Median : cell);
-                }
-
-                json.WriteEndArray();
-            }
-
-            json.WriteEndArray();
-            json.WriteStartArray("results");
-            foreach (var row in table.Rows)
-            {
-                json.WriteStartObject();
-                for (var i = 0; i < row.Length; i++)
-                {
-                    json.WritePropertyName(table.Columns[i].Key);
-                    WriteValue(json, row[i]);
-                }
-
-                json.WriteEndObject();
-            }
-
-            json.WriteEndArray();
-            json.WriteEndObject();
-        }
-
-        json.WriteEndArray();
+        var columns = table.Columns
+            .Select((column, i) => new ResultColumn(
+                Name(column),
+                table.Rows.Any(row => row[i] is Spread { IsSingle: false }) ? CellFormat.Range : column.Format))
+            .ToArray();
+        var rows = table.Rows
+            .Select(row => (IReadOnlyList<object?>)[.. row.Select((cell, i) => Cell(cell, table.Columns[i].Format, columns[i].Format))])
+            .ToArray();
+        return new ResultTable(table.Id, table.Title, columns, rows, note.Length > 0 ? [note] : []);
     }
 
-    private static void WriteValue(Utf8JsonWriter json, object cell)
+    // The terminal's titles carry the unit ("p99 µs") because its cells are bare numbers; a result file's cells print
+    // their unit themselves, so the title drops it.
+    private static string Name(ReportColumn column) => column.Format switch
     {
-        switch (cell)
-        {
-            case int value:
-                json.WriteNumberValue(value);
-                break;
-            case long value:
-                json.WriteNumberValue(value);
-                break;
-            case double value:
-                json.WriteNumberValue(Math.Round(value, 3));
-                break;
-            case Spread spread:
-                json.WriteStartObject();
-                json.WriteNumber("median", Math.Round(spread.Median, 3));
-                json.WriteNumber("min", Math.Round(spread.Min, 3));
-                json.WriteNumber("max", Math.Round(spread.Max, 3));
-                json.WriteEndObject();
-                break;
-            default:
-                json.WriteStringValue(cell.ToString());
-                break;
-        }
-    }
+        CellFormat.Us or CellFormat.Ns or CellFormat.Ms => column.Title.Replace(" µs", "", StringComparison.Ordinal).Replace(" ns", "", StringComparison.Ordinal).Replace(" ms", "", StringComparison.Ordinal),
+        CellFormat.Bytes => column.Title.Replace(" B/msg", " per msg", StringComparison.Ordinal),
+        _ => column.Title,
+    };
+
+    private static object? Cell(object cell, CellFormat unit, CellFormat format) => cell switch
+    {
+        Spread spread when double.IsNaN(spread.Median) => null,
+        Spread spread when format == CellFormat.Range => new ResultRange(spread.Min, spread.Median, spread.Max, unit),
+        Spread spread => spread.Median,
+        int value => (double)value,
+        long value => (double)value,
+        double value when double.IsNaN(value) => null,
+        double value => value,
+        // The tables print "-" where a value was not measured; a result file says null.
+        "-" when format is not (CellFormat.Text or CellFormat.Verdict) => null,
+        string text => text,
+        _ => throw new InvalidDataException($"a {format.Name()} column cannot hold a {cell.GetType().Name}"),
+    };
 }

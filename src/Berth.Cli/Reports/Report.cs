@@ -1,10 +1,13 @@
+using System.Globalization;
+using Berth.Results;
+
 namespace Berth.Cli.Reports;
 
 /// <summary>
-/// Everything a report shows: the command and machine it came from, its tables and charts, and the warnings a reader
-/// must see before trusting a number (a busy machine, a large run-to-run spread).
+/// Everything a report shows: the run's provenance (command, machine, how busy the machine was), its tables and
+/// charts, and the warnings a reader must see before trusting a number (a busy machine, a large run-to-run spread).
 /// </summary>
-internal sealed record Report(string Title, string Note, string Command, MachineSnapshot Machine, IReadOnlyList<ReportTable> Tables, IReadOnlyList<BarChart> Charts)
+internal sealed record Report(string Title, string Note, Provenance Provenance, IReadOnlyList<ReportTable> Tables, IReadOnlyList<BarChart> Charts)
 {
     /// <summary>A cell whose runs differ by more than this, relative to their median, is called out.</summary>
     public const double LargeSpread = 0.25;
@@ -12,9 +15,9 @@ internal sealed record Report(string Title, string Note, string Command, Machine
     public IReadOnlyList<string> Warnings()
     {
         var warnings = new List<string>();
-        if (Machine.WasBusy)
+        if (!Provenance.Quiet)
         {
-            warnings.Add($"The machine was busy when the run started ({Machine.LoadText}, more than {MachineSnapshot.BusyLoadPerCore} per core): absolute figures are lower and noisier than on an idle machine.");
+            warnings.Add(BusyWarning(Provenance.OtherCpuShare));
         }
 
         var spreads = Tables.SelectMany(t => t.Rows).SelectMany(r => r).OfType<Spread>().ToList();
@@ -30,5 +33,14 @@ internal sealed record Report(string Title, string Note, string Command, Machine
         }
 
         return warnings;
+    }
+
+    /// <summary>Why a run is not quiet, in one sentence.</summary>
+    public static string BusyWarning(double? otherCpuShare)
+    {
+        var threshold = Berth.Results.CellText.Number(Results.Provenance.QuietOtherCpuShare, CellFormat.Percent);
+        return otherCpuShare is { } share
+            ? string.Create(CultureInfo.InvariantCulture, $"The machine was busy: other processes used {Berth.Results.CellText.Number(share, CellFormat.Percent)} of the CPU during the run (quiet means under {threshold}), so absolute figures are lower and noisier than on a quiet machine.")
+            : "Other processes' CPU use during the run could not be measured, so the run is not known to be quiet.";
     }
 }

@@ -1,4 +1,9 @@
+using Berth.Results;
+
 namespace Berth.Cli.Reports;
 
-/// <summary>A column: its title as printed ("p99 µs") and its key as a JSON field name ("p99Microseconds").</summary>
-internal sealed record ReportColumn(string Key, string Title);
+/// <summary>
+/// A column: its title as printed ("p99 µs"), its key as a JSON field name ("p99Microseconds"), and how its numbers
+/// print in a result file (a column of repeated values becomes a range in that format).
+/// </summary>
+internal sealed record ReportColumn(string Key, string Title, CellFormat Format);

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Berth.Results;
 
 namespace Berth.Cli.Soak;
 
@@ -17,9 +18,10 @@ internal static class SoakCommand
         var sharedPool = OptionValues.Flag("--shared-pool", "Serve from ArrayPool.Shared instead of the default pool, to compare what each keeps.");
         var maxGrowth = OptionValues.Double("--max-growth", "Fail when RSS at the end exceeds this multiple of RSS after warm-up.", 1.2, 1, 100, "FACTOR");
         var output = OptionValues.Text("--output", "Folder for soak.json and soak.html.", "artifacts/soak", "DIR");
+        var data = OptionValues.OptionalText("--data", "Also write the judged figures as a result file (docs/RESULTS.md), e.g. docs/data/reliability/soak.json.", "FILE");
         var command = new Command("soak", "Echo load with connection churn and hostile peers against an in-process server; records memory, handles, threads, throughput and a witness's p99 each second; exits 1 if memory grows after warm-up or a witness frame is lost.")
         {
-            duration, connections, rate, noHostile, churnRounds, resetsPerRound, sharedPool, maxGrowth, output,
+            duration, connections, rate, noHostile, churnRounds, resetsPerRound, sharedPool, maxGrowth, output, data,
         };
         command.SetRun(
             parsed => new SoakSettings
@@ -33,6 +35,8 @@ internal static class SoakCommand
                 SharedArrayPool = parsed.GetValue(sharedPool),
                 MaxGrowth = parsed.GetValue(maxGrowth),
                 Output = OutputFiles.CheckFolder(parsed.GetValue(output)!, "--output"),
+                DataPath = OutputFiles.CheckFile(parsed.GetValue(data), "--data"),
+                Command = CommandText.Of(parsed),
             },
             settings => RunAsync(settings, CancellationToken.None));
         return command;
@@ -41,8 +45,16 @@ internal static class SoakCommand
     /// <summary>Runs a soak, writes soak.json and soak.html, prints the verdict; 0 when it passed, 1 when it did not.</summary>
     public static async Task<int> RunAsync(SoakSettings settings, CancellationToken cancellationToken)
     {
+        var conditions = RunConditions.Start(settings.Command);
         var result = await new SoakRunner(settings).RunAsync(cancellationToken);
+        var provenance = conditions.Finish();
         Directory.CreateDirectory(settings.Output);
+        if (settings.DataPath is not null)
+        {
+            ResultFileWriter.Write(settings.DataPath, SoakResultFile.Build(result, provenance));
+            Console.WriteLine($"data: {settings.DataPath}");
+        }
+
         SoakJsonWriter.Write(Path.Combine(settings.Output, "soak.json"), result);
         SoakChartWriter.Write(Path.Combine(settings.Output, "soak.html"), result);
         var verdict = result.Verdict;

@@ -30,6 +30,12 @@ internal sealed record SoakSettings
     /// <summary>Where soak.json and soak.html go.</summary>
     public string Output { get; init; } = "artifacts/soak";
 
+    /// <summary>An extra result file (docs/RESULTS.md) with the judged figures, such as docs/data/reliability/soak.json, or null for none.</summary>
+    public string? DataPath { get; init; }
+
+    /// <summary>The command line as typed, recorded in the result file.</summary>
+    public string Command { get; init; } = "berth soak";
+
     /// <summary>The RSS at the end may be at most this multiple of the RSS after warm-up.</summary>
     public double MaxGrowth { get; init; } = 1.2;
 

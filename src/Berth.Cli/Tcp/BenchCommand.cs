@@ -13,11 +13,11 @@ internal static class BenchCommand
         var warmup = OptionValues.OptionalDouble("--warmup", "Seconds run before measuring each cell [default: 1, or 0.5 with --quick].", 0, 3600, "SECONDS");
         var repeat = OptionValues.Int("--repeat", "Runs of every cell, interleaved; the report shows each value's median with its min-max.", 1, 1, 100);
         var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-report", "DIR");
-        var json = OptionValues.OptionalText("--json", "Also write the result tables to this JSON file.", "FILE");
+        var data = OptionValues.OptionalText("--data", "Also write the result file (docs/RESULTS.md) here, e.g. docs/data/tcp/compare.json with --compare.", "FILE");
         var compare = OptionValues.Flag("--compare", "Side by side: Berth, a C epoll echo and a Kestrel echo, each its own process driven by the same C load generator, with server CPU per message and idle memory per connection (needs a source checkout and gcc; without gcc Berth runs alone).");
         var command = new Command("bench", "The main job: an in-process echo server measured per message size and connection count, with a report folder. Ctrl-C writes the report of the cells that finished.")
         {
-            quick, duration, warmup, repeat, outDirectory, json, compare,
+            quick, duration, warmup, repeat, outDirectory, data, compare,
         };
         command.SetRun(
             parsed =>
@@ -28,7 +28,7 @@ internal static class BenchCommand
                     TimeSpan.FromSeconds(parsed.GetValue(duration) ?? (isQuick ? 1.5 : 4)),
                     parsed.GetValue(repeat),
                     OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
-                    OutputFiles.CheckFile(parsed.GetValue(json)),
+                    OutputFiles.CheckFile(parsed.GetValue(data), "--data"),
                     CommandText.Of(parsed),
                     isQuick,
                     parsed.GetValue(compare));
@@ -48,7 +48,7 @@ internal static class BenchCommand
                 Warmup = settings.Warmup,
                 Duration = settings.Duration,
                 OutDirectory = settings.OutDirectory,
-                JsonPath = settings.JsonPath ?? string.Empty,
+                DataPath = settings.DataPath,
                 Command = settings.Command,
             },
             CancellationToken.None) is { } exitCode)

@@ -1,5 +1,6 @@
 using Berth.Cli.Load;
 using Berth.Cli.Reports;
+using Berth.Results;
 using Berth.Tcp;
 
 namespace Berth.Cli.Tcp;
@@ -21,19 +22,19 @@ internal static class BenchRun
 
     private static readonly ReportColumn[] Columns =
     [
-        new("workload", "workload"),
-        new("messagesPerSecond", "msg/s"),
-        new("megabytesPerSecond", "MB/s"),
-        new("p50Microseconds", "p50 µs"),
-        new("p99Microseconds", "p99 µs"),
-        new("p999Microseconds", "p99.9 µs"),
-        new("allocatedBytesPerMessage", "alloc B/msg"),
-        new("errors", "errors"),
+        new("workload", "workload", CellFormat.Text),
+        new("messagesPerSecond", "msg/s", CellFormat.Count),
+        new("megabytesPerSecond", "MB/s", CellFormat.Int),
+        new("p50Microseconds", "p50 µs", CellFormat.Us),
+        new("p99Microseconds", "p99 µs", CellFormat.Us),
+        new("p999Microseconds", "p99.9 µs", CellFormat.Us),
+        new("allocatedBytesPerMessage", "alloc B/msg", CellFormat.Bytes),
+        new("errors", "errors", CellFormat.Int),
     ];
 
     public static async Task<int> RunAsync(BenchSettings settings)
     {
-        var machine = MachineSnapshot.Take();
+        var conditions = RunConditions.Start(settings.Command);
         var serverOptions = new TcpServerOptions();
         var server = new TcpServer(serverOptions, new EchoHandler());
         server.Start();
@@ -41,7 +42,7 @@ internal static class BenchRun
         var runs = cells.Select(_ => new List<CellRun>()).ToArray();
         var total = cells.Length * settings.Repeat;
         using var signals = new StopSignals(signal => Console.Error.WriteLine($"\n{signal}: stopping; the report will have the finished cells"));
-        Console.WriteLine($"berth bench: echo server on {server.EndPoint}, {cells.Length} cells x {settings.Repeat} of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s; {machine.LoadText}");
+        Console.WriteLine($"berth bench: echo server on {server.EndPoint}, {cells.Length} cells x {settings.Repeat} of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s; {RunConditions.LoadText(conditions.LoadAtStart)}");
 
         var done = 0;
         try
@@ -71,7 +72,7 @@ internal static class BenchRun
         }
 
         var finished = runs.Where(r => r.Count > 0).ToArray();
-        var report = Report(settings, machine, finished);
+        var report = Report(settings, conditions.Finish(), finished);
         Console.WriteLine();
         TextTableWriter.Write(Console.Out, report.Tables[0]);
         foreach (var warning in report.Warnings())
@@ -83,9 +84,10 @@ internal static class BenchRun
         JsonReportWriter.Write(Path.Combine(settings.OutDirectory, "results.json"), report);
         HtmlReportWriter.Write(Path.Combine(settings.OutDirectory, "index.html"), report);
         Console.WriteLine($"report: {Path.GetFullPath(Path.Combine(settings.OutDirectory, "index.html"))}");
-        if (settings.JsonPath is not null)
+        if (settings.DataPath is not null)
         {
-            JsonReportWriter.Write(settings.JsonPath, report);
+            JsonReportWriter.Write(settings.DataPath, report);
+            Console.WriteLine($"data: {settings.DataPath}");
         }
 
         var errors = finished.Sum(r => r.Sum(run => run.Result.Errors));
@@ -126,12 +128,13 @@ internal static class BenchRun
         return new CellRun(result, result.Messages == 0 ? 0 : (double)(after - before) / result.Messages);
     }
 
-    private static Report Report(BenchSettings settings, MachineSnapshot machine, IReadOnlyList<List<CellRun>> cells)
+    private static Report Report(BenchSettings settings, Provenance provenance, IReadOnlyList<List<CellRun>> cells)
     {
         var labels = cells.Select(runs => runs[0].Result.Settings.Describe()).ToArray();
         Spread Of(List<CellRun> runs, Func<CellRun, double> value) => Spread.Of([.. runs.Select(value)]);
         ChartSeries Series(string name, Func<CellRun, double> value) => new(name, [.. cells.Select(runs => Of(runs, value))]);
         var table = new ReportTable(
+            "bench",
             "Berth framed echo over loopback (in-process server)",
             Columns,
             [
@@ -151,10 +154,9 @@ internal static class BenchRun
         return new Report(
             "Berth bench",
             $"An echo server and the load client in one process, over loopback; {repeats}. Each connection keeps up to 16 frames "
-                + "(at most 256 KiB) in flight. alloc B/msg is the process's allocated bytes over the measurement window "
+                + "(at most 256 KiB) in flight. The allocation column is the process's allocated bytes over the measurement window "
                 + "per message; the load client allocates nothing per message, so it bounds what the server allocates.",
-            settings.Command,
-            machine,
+            provenance,
             [table],
             [
                 new BarChart("Round-trip time: p50, p99, p99.9", "µs", labels, [Series("p50", r => r.Result.P50Microseconds), Series("p99", r => r.Result.P99Microseconds), Series("p99.9", r => r.Result.P999Microseconds)], Logarithmic: true),

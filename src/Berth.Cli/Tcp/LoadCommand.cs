@@ -22,10 +22,10 @@ internal static class LoadCommand
         var rate = OptionValues.Double("--rate", "Requests per second per connection on a fixed schedule (0: as fast as echoes return). Latency is timed from when each send was due.", 0, 0, 1e6, "PER-SECOND");
         var warmup = OptionValues.Double("--warmup", "Seconds run before measuring.", 1, 0, 3600, "SECONDS");
         var duration = OptionValues.Double("--duration", "Seconds measured.", 10, 0.1, 86_400, "SECONDS");
-        var json = OptionValues.OptionalText("--json", "Also write the result table to this JSON file.", "FILE");
+        var data = OptionValues.OptionalText("--data", "Also write the result table as a result file (docs/RESULTS.md) here.", "FILE");
         var command = new Command("load", "Framed echo load against any Berth-format server, with a latency histogram. Exits with 1 when nothing was echoed or any connection failed, naming each error.")
         {
-            host, port, connections, size, sizeMin, sizeMax, pipeline, rate, warmup, duration, json,
+            host, port, connections, size, sizeMin, sizeMax, pipeline, rate, warmup, duration, data,
         };
         command.Validators.Add(result =>
         {
@@ -52,7 +52,7 @@ internal static class LoadCommand
                     Warmup = TimeSpan.FromSeconds(parsed.GetValue(warmup)),
                     Duration = TimeSpan.FromSeconds(parsed.GetValue(duration)),
                 };
-                return new LoadRequest(settings, OutputFiles.CheckFile(parsed.GetValue(json)), CommandText.Of(parsed));
+                return new LoadRequest(settings, OutputFiles.CheckFile(parsed.GetValue(data), "--data"), CommandText.Of(parsed));
             },
             LoadRun.RunAsync);
         return command;

@@ -1,5 +1,6 @@
 using Berth.Cli.Load;
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Cli.Tcp;
 
@@ -8,19 +9,19 @@ internal static class LoadRun
 {
     private static readonly ReportColumn[] Columns =
     [
-        new("workload", "workload"),
-        new("messagesPerSecond", "msg/s"),
-        new("megabytesPerSecond", "MB/s"),
-        new("p50Microseconds", "p50 µs"),
-        new("p99Microseconds", "p99 µs"),
-        new("p999Microseconds", "p99.9 µs"),
-        new("maxMicroseconds", "max µs"),
-        new("errors", "errors"),
+        new("workload", "workload", CellFormat.Text),
+        new("messagesPerSecond", "msg/s", CellFormat.Count),
+        new("megabytesPerSecond", "MB/s", CellFormat.Int),
+        new("p50Microseconds", "p50 µs", CellFormat.Us),
+        new("p99Microseconds", "p99 µs", CellFormat.Us),
+        new("p999Microseconds", "p99.9 µs", CellFormat.Us),
+        new("maxMicroseconds", "max µs", CellFormat.Us),
+        new("errors", "errors", CellFormat.Int),
     ];
 
     public static async Task<int> RunAsync(LoadRequest request)
     {
-        var machine = MachineSnapshot.Take();
+        var conditions = RunConditions.Start(request.Command);
         using var signals = new StopSignals();
         var runner = new LoadRunner(request.Load);
         LoadResult result;
@@ -37,11 +38,11 @@ internal static class LoadRun
             return ExitCode.Failed;
         }
 
-        var table = new ReportTable($"Framed echo load against {request.Load.Host}:{request.Load.Port}", Columns, [Row(result)]);
+        var table = new ReportTable("load", $"Framed echo load against {request.Load.Host}:{request.Load.Port}", Columns, [Row(result)]);
         TextTableWriter.Write(Console.Out, table);
-        if (request.JsonPath is not null)
+        if (request.DataPath is not null)
         {
-            JsonReportWriter.Write(request.JsonPath, new Report("berth load", string.Empty, request.Command, machine, [table], []));
+            JsonReportWriter.Write(request.DataPath, new Report("berth load", string.Empty, conditions.Finish(), [table], []));
         }
 
         foreach (var (reason, count) in result.ErrorsByReason)

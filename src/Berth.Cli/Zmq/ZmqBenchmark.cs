@@ -1,4 +1,5 @@
 using Berth.Cli.Reports;
+using Berth.Results;
 using Berth.Zmq;
 
 namespace Berth.Cli.Zmq;
@@ -26,31 +27,31 @@ internal static class ZmqBenchmark
 
     private static readonly ReportColumn[] ThroughputColumns =
     [
-        new("size", "size"),
-        new("implementation", "implementation"),
-        new("messagesPerSecond", "msg/s"),
-        new("megabytesPerSecond", "MB/s"),
-        new("relativeToC", "vs C"),
-        new("relativeToNetMq", "vs NetMQ"),
-        new("allocatedBytesPerMessage", "alloc B/msg"),
+        new("size", "size", CellFormat.Text),
+        new("implementation", "implementation", CellFormat.Text),
+        new("messagesPerSecond", "msg/s", CellFormat.Count),
+        new("megabytesPerSecond", "MB/s", CellFormat.Int),
+        new("relativeToC", "vs C", CellFormat.Ratio),
+        new("relativeToNetMq", "vs NetMQ", CellFormat.Ratio),
+        new("allocatedBytesPerMessage", "alloc B/msg", CellFormat.Bytes),
     ];
 
     private static readonly ReportColumn[] LatencyColumns =
     [
-        new("size", "size"),
-        new("implementation", "implementation"),
-        new("p50Microseconds", "p50 µs"),
-        new("p99Microseconds", "p99 µs"),
-        new("meanMicroseconds", "mean µs"),
-        new("p50RelativeToC", "p50 vs C"),
-        new("p99RelativeToC", "p99 vs C"),
-        new("p50RelativeToNetMq", "p50 vs NetMQ"),
+        new("size", "size", CellFormat.Text),
+        new("implementation", "implementation", CellFormat.Text),
+        new("p50Microseconds", "p50 µs", CellFormat.Us),
+        new("p99Microseconds", "p99 µs", CellFormat.Us),
+        new("meanMicroseconds", "mean µs", CellFormat.Us),
+        new("p50RelativeToC", "p50 vs C", CellFormat.Ratio),
+        new("p99RelativeToC", "p99 vs C", CellFormat.Ratio),
+        new("p50RelativeToNetMq", "p50 vs NetMQ", CellFormat.Ratio),
     ];
 
     public static int Run(ZmqBenchSettings settings)
     {
         var quick = settings.Quick;
-        var machine = MachineSnapshot.Take($"libzmq {ZmqLibrary.Version}");
+        var conditions = RunConditions.Start(settings.Command, $"libzmq {ZmqLibrary.Version}");
         var native = NativeZmqPrograms.Build();
         var repeats = quick ? 1 : 3;
 
@@ -142,8 +143,8 @@ internal static class ZmqBenchmark
             ]);
         }
 
-        var report = Report(settings, machine, repeats, roundTrips, throughput, latency);
-        Console.WriteLine($"machine: {machine.Description}; {machine.LoadText}");
+        var report = Report(conditions.Finish(), repeats, roundTrips, throughput, latency);
+        Console.WriteLine($"machine: {report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
         foreach (var table in report.Tables)
         {
             Console.WriteLine();
@@ -158,10 +159,10 @@ internal static class ZmqBenchmark
         HtmlReportWriter.Write(Path.Combine(settings.OutDirectory, "index.html"), report);
         JsonReportWriter.Write(Path.Combine(settings.OutDirectory, "results.json"), report);
         Console.WriteLine($"report: {Path.GetFullPath(Path.Combine(settings.OutDirectory, "index.html"))}");
-        if (settings.JsonPath is not null)
+        if (settings.DataPath is not null)
         {
-            JsonReportWriter.Write(settings.JsonPath, report);
-            Console.WriteLine($"wrote {settings.JsonPath}");
+            JsonReportWriter.Write(settings.DataPath, report);
+            Console.WriteLine($"data: {settings.DataPath}");
         }
 
         return ExitCode.Done;
@@ -178,7 +179,7 @@ internal static class ZmqBenchmark
         ];
     }
 
-    private static Report Report(ZmqBenchSettings settings, MachineSnapshot machine, int repeats, int roundTrips, List<object[]> throughput, List<object[]> latency)
+    private static Report Report(Provenance provenance, int repeats, int roundTrips, List<object[]> throughput, List<object[]> latency)
     {
         string Label(object[] row) => $"{row[0]} {row[1]}";
         static Spread Value(object cell) => cell switch
@@ -192,11 +193,10 @@ internal static class ZmqBenchmark
         return new Report(
             "Berth zmq bench",
             $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq) and through NetMQ, interleaved in one run; median of {repeats} per cell.",
-            settings.Command,
-            machine,
+            provenance,
             [
-                new ReportTable($"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread (median of {repeats}, interleaved)", ThroughputColumns, throughput),
-                new ReportTable($"ZeroMQ REQ/REP round-trip latency, 64 B, tcp loopback, {roundTrips} round trips (median of {repeats}, interleaved)", LatencyColumns, latency),
+                new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread (median of {repeats}, interleaved)", ThroughputColumns, throughput),
+                new ReportTable("latency", $"ZeroMQ REQ/REP round-trip latency, 64 B, tcp loopback, {roundTrips} round trips (median of {repeats}, interleaved)", LatencyColumns, latency),
             ],
             [
                 new BarChart("REQ/REP round-trip time: p50, p99", "µs", [.. latency.Select(Label)], [Series(latency, 2, "p50"), Series(latency, 3, "p99")], Logarithmic: true),

@@ -29,13 +29,13 @@ internal static class ZmqCommand
     {
         var quick = OptionValues.Flag("--quick", "Fewer messages and one run per cell, for a first look.");
         var outDirectory = OptionValues.Text("--out", "Folder for the report (index.html and results.json); checked writable before the run.", "berth-zmq-report", "DIR");
-        var json = OptionValues.OptionalText("--json", "Also write the result tables to this JSON file.", "FILE");
-        var command = new Command("bench", "PUSH/PULL throughput per size and send strategy and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq and NetMQ.") { quick, outDirectory, json };
+        var data = OptionValues.OptionalText("--data", "Also write the result file (docs/RESULTS.md) here, e.g. docs/data/zmq/bench.json.", "FILE");
+        var command = new Command("bench", "PUSH/PULL throughput per size and send strategy and REQ/REP latency through Berth.Zmq, each beside the C program on libzmq and NetMQ.") { quick, outDirectory, data };
         command.SetRun(
             parsed => new ZmqBenchSettings(
                 parsed.GetValue(quick),
                 OutputFiles.CheckFolder(parsed.GetValue(outDirectory)!, "--out"),
-                OutputFiles.CheckFile(parsed.GetValue(json)),
+                OutputFiles.CheckFile(parsed.GetValue(data), "--data"),
                 CommandText.Of(parsed)),
             settings => Task.FromResult(ZmqBenchmark.Run(settings)));
         return command;

@@ -65,6 +65,9 @@ public sealed class Connection : IConnectionLifetime
     /// <summary>Bytes accepted for sending and not yet written.</summary>
     public long QueuedBytes => _queue.QueuedBytes;
 
+    /// <summary>The most bytes the send queue ever held.</summary>
+    internal long PeakQueuedBytes => _queue.PeakQueuedBytes;
+
     /// <summary>Application data attached to the connection.</summary>
     public object? Tag { get; set; }
 

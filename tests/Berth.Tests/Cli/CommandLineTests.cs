@@ -186,9 +186,9 @@ public sealed class CommandLineTests
         var directory = Directory.CreateTempSubdirectory("berth-bench-");
         try
         {
-            var json = Path.Combine(directory.FullName, "tables.json");
+            var data = Path.Combine(directory.FullName, "bench.json");
             var report = Path.Combine(directory.FullName, "report");
-            var (exit, output, error) = await RunAsync(["bench", "--duration", "0.2", "--warmup", "0.1", "--repeat", "2", "--out", report, "--json", json]);
+            var (exit, output, error) = await RunAsync(["bench", "--duration", "0.2", "--warmup", "0.1", "--repeat", "2", "--out", report, "--data", data]);
             Assert.True(exit == 0, error + output);
             Assert.Contains("pooled buffers outstanding after stop: 0", output);
 
@@ -204,24 +204,19 @@ public sealed class CommandLineTests
             Assert.DoesNotContain("https://", html);
             Assert.DoesNotContain("<script", html);
 
-            using var tables = JsonDocument.Parse(File.ReadAllText(json));
-            var table = Assert.Single(tables.RootElement.EnumerateArray());
-            Assert.Equal(8, table.GetProperty("rows").GetArrayLength());
-            foreach (var name in new[] { "title", "command", "machine", "date", "columns" })
+            var file = Berth.Results.ResultFileReader.Read(data);
+            Assert.Equal(File.ReadAllText(Path.Combine(report, "results.json")), File.ReadAllText(data));
+            Assert.False(file.Provenance.Command.EndsWith(' '));
+            Assert.StartsWith("berth bench --duration 0.2", file.Provenance.Command, StringComparison.Ordinal);
+            var table = Assert.Single(file.Tables);
+            Assert.Equal("bench", table.Id);
+            Assert.Equal(8, table.Rows.Count);
+            Assert.All(table.Rows, row =>
             {
-                Assert.True(table.TryGetProperty(name, out _), name);
-            }
-
-            Assert.False(table.GetProperty("command").GetString()!.EndsWith(' '));
-            Assert.All(table.GetProperty("rows").EnumerateArray(), row => Assert.True(row[1].GetDouble() > 0));
-            Assert.All(table.GetProperty("results").EnumerateArray(), result =>
-            {
-                Assert.Contains(" conn", result.GetProperty("workload").GetString());
-                var rate = result.GetProperty("messagesPerSecond");
-                Assert.True(rate.GetProperty("min").GetDouble() <= rate.GetProperty("median").GetDouble());
-                Assert.True(rate.GetProperty("median").GetDouble() <= rate.GetProperty("max").GetDouble());
-                Assert.True(result.GetProperty("p99Microseconds").GetProperty("median").GetDouble() > 0);
-                Assert.Equal(0, result.GetProperty("errors").GetInt64());
+                Assert.Contains(" conn", (string)row[0]!);
+                var rate = Assert.IsType<Berth.Results.ResultRange>(row[1]);
+                Assert.True(rate.Min <= rate.Median && rate.Median <= rate.Max && rate.Min > 0);
+                Assert.Equal(0.0, row[^1]);
             });
         }
         finally

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Text.Json;
 using Berth.Cli.Compare;
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Tests.Cli;
 
@@ -20,22 +21,25 @@ public sealed class CompareTests
     }
 
     [Fact]
-    public void RatiosAreOfMediansAndEveryTargetIsMarked()
+    public void RatiosAreOfMediansAndTargetsAreJudgedOnTheWholeRange()
     {
         var report = Summarize(
             [Sample(EchoServers.Berth, 900, 1.0), Sample(EchoServers.Berth, 800, 1.2), Sample(EchoServers.Berth, 100, 1.1),
-             Sample(EchoServers.C, 1000, 1.0), Sample(EchoServers.Kestrel, 400, 3.0)],
+             Sample(EchoServers.C, 1000, 1.0), Sample(EchoServers.Kestrel, 40, 3.0)],
             [new IdleSample(EchoServers.Berth, 10_000, 3000, 0), new IdleSample(EchoServers.C, 10_000, 8000, 0)]);
 
         var cell = Assert.Single(report.Cells);
         Assert.Equal(0.8, cell.BerthVsC!.Value, 9);
-        Assert.Equal(2.0, cell.BerthVsKestrel!.Value, 9);
+        Assert.Equal(20.0, cell.BerthVsKestrel!.Value, 9);
         Assert.Equal(1.1, cell.CpuBerthVsC!.Value, 9);
-        Assert.Equal(CompareTargets.Met, cell.ThroughputVsCTarget);
-        Assert.Equal(CompareTargets.Met, cell.ThroughputVsKestrelTarget);
-        Assert.Equal(CompareTargets.Met, cell.CpuVsCTarget);
+        // The median ratio is 0.8x C, but the slowest run was 0.1x: the range straddles the target.
+        Assert.Equal(TargetVerdict.WithinNoise, cell.ThroughputVsCTarget);
+        // Even the slowest run (100) is more than 2x Kestrel's only run (40).
+        Assert.Equal(TargetVerdict.Met, cell.ThroughputVsKestrelTarget);
+        // The costliest run (1.2) is within 1.5x C's only run (1.0).
+        Assert.Equal(TargetVerdict.Met, cell.CpuVsCTarget);
         Assert.Equal(new Spread(800, 100, 900), cell.Servers[0].MessagesPerSecond);
-        Assert.Equal(CompareTargets.Met, Assert.Single(report.Idle).BerthTarget);
+        Assert.Equal(TargetVerdict.Met, Assert.Single(report.Idle).BerthTarget);
     }
 
     [Fact]
@@ -46,11 +50,11 @@ public sealed class CompareTests
             [new IdleSample(EchoServers.Berth, 10_000, 100, 3)]);
 
         var cell = Assert.Single(report.Cells);
-        Assert.Equal(CompareTargets.NotMet, cell.ThroughputVsCTarget);
-        Assert.Equal(CompareTargets.NotMet, cell.CpuVsCTarget);
+        Assert.Equal(TargetVerdict.NotMet, cell.ThroughputVsCTarget);
+        Assert.Equal(TargetVerdict.NotMet, cell.CpuVsCTarget);
         Assert.Null(cell.BerthVsKestrel);
-        Assert.Equal(CompareTargets.NotMeasured, cell.ThroughputVsKestrelTarget);
-        Assert.Equal(CompareTargets.NotMeasured, Assert.Single(report.Idle).BerthTarget);
+        Assert.Equal(TargetVerdict.NotMeasured, cell.ThroughputVsKestrelTarget);
+        Assert.Equal(TargetVerdict.NotMeasured, Assert.Single(report.Idle).BerthTarget);
     }
 
     [Fact]
@@ -61,7 +65,7 @@ public sealed class CompareTests
             [new IdleSample(EchoServers.Berth, 1_000, 5000, 0), new IdleSample(EchoServers.Berth, 10_000, 5000, 0)]);
 
         Assert.Equal(CompareTargets.NoTarget, report.Idle.Single(i => i.Connections == 1_000).BerthTarget);
-        Assert.Equal(CompareTargets.NotMet, report.Idle.Single(i => i.Connections == 10_000).BerthTarget);
+        Assert.Equal(TargetVerdict.NotMet, report.Idle.Single(i => i.Connections == 10_000).BerthTarget);
     }
 
     [Fact]
@@ -78,13 +82,18 @@ public sealed class CompareTests
             CompareJsonWriter.Write(json, report);
             CompareHtmlWriter.Write(html, report, CompareTables.Build(report));
 
-            using var document = JsonDocument.Parse(File.ReadAllText(json));
-            var cell = document.RootElement.GetProperty("cells")[0];
-            Assert.Equal("64 B × 100", cell.GetProperty("workload").GetString());
-            Assert.Equal(0.9, cell.GetProperty("berthVsC").GetDouble(), 9);
-            Assert.Equal("met", cell.GetProperty("throughputVsKestrelTarget").GetString());
-            Assert.Equal(900, cell.GetProperty("servers")[0].GetProperty("messagesPerSecond").GetProperty("median").GetDouble());
-            Assert.Equal("not met", document.RootElement.GetProperty("idle")[0].GetProperty("berthTarget").GetString());
+            var file = ResultFileReader.Read(json);
+            Assert.Equal("berth bench --compare", file.Provenance.Command);
+            var throughput = file.Table("throughput")!;
+            Assert.Equal(["workload", EchoServers.Berth, EchoServers.C, EchoServers.Kestrel, "Berth/C", "≥ 0.8x C", "Berth/Kestrel", "≥ 2x Kestrel"], throughput.Columns.Select(c => c.Name));
+            var row = Assert.Single(throughput.Rows);
+            Assert.Equal("64 B × 100", row[0]);
+            Assert.Equal(new ResultRange(900, 900, 900, CellFormat.Count), row[1]);
+            Assert.Equal(0.9, (double)row[4]!, 9);
+            Assert.Equal("met", row[7]);
+            Assert.Equal("not met", file.Table("idle")!.Rows[0][^1]);
+            Assert.NotNull(file.Table("cpu"));
+            Assert.NotNull(file.Table("latency"));
 
             var page = File.ReadAllText(html);
             Assert.Contains("<td class=\"not-met\">not met</td>", page);
@@ -139,7 +148,10 @@ public sealed class CompareTests
     }
 
     private static CompareReport Summarize(CellSample[] samples, IdleSample[] idle) =>
-        CompareSummary.Build("berth bench --compare", "machine", "conditions", 3, [EchoServers.Berth, EchoServers.C, EchoServers.Kestrel], [Small], samples, idle);
+        CompareSummary.Build(
+            new Provenance(DateTimeOffset.UnixEpoch, "abc", false, "machine", null, null, false, "berth bench --compare", null),
+            "conditions",
+            3, [EchoServers.Berth, EchoServers.C, EchoServers.Kestrel], [Small], samples, idle);
 
     private static CellSample Sample(string server, double messagesPerSecond, double cpuPerMillion) =>
         new(server, Small, new LoadOutcome((long)messagesPerSecond, 1, messagesPerSecond, messagesPerSecond * 64 / 1e6, 10, 20, 30, 0), cpuPerMillion);

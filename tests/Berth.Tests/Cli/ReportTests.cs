@@ -1,10 +1,11 @@
 using Berth.Cli.Reports;
+using Berth.Results;
 
 namespace Berth.Tests.Cli;
 
 public sealed class ReportTests
 {
-    private static readonly ReportColumn[] Columns = [new("workload", "workload"), new("rate", "msg/s")];
+    private static readonly ReportColumn[] Columns = [new("workload", "workload", CellFormat.Text), new("rate", "msg/s", CellFormat.Count)];
 
     [Fact]
     public void SpreadIsTheMedianWithTheLowestAndHighestRun()
@@ -18,26 +19,48 @@ public sealed class ReportTests
     [Fact]
     public void ABusyMachineAndAWideSpreadAreWarnedAbout()
     {
-        var busy = new MachineSnapshot("test machine", 2, 3.0, DateTimeOffset.UnixEpoch);
-        var report = new Report("t", "n", "berth bench", busy, [new ReportTable("t", Columns, [["a", new Spread(100, 50, 150)]])], []);
+        var report = new Report("t", "n", Run(otherCpuShare: 0.3), [new ReportTable("t", "t", Columns, [["a", new Spread(100, 50, 150)]])], []);
         var warnings = report.Warnings();
         Assert.Contains(warnings, w => w.Contains("busy", StringComparison.Ordinal));
         Assert.Contains(warnings, w => w.Contains("1 of 1 repeated values vary", StringComparison.Ordinal));
     }
 
     [Fact]
-    public void AnIdleMachineWithTightRepeatsIsNotWarnedAbout()
+    public void AQuietMachineWithTightRepeatsIsNotWarnedAbout()
     {
-        var idle = new MachineSnapshot("test machine", 2, 0.2, DateTimeOffset.UnixEpoch);
-        var report = new Report("t", "n", "berth bench", idle, [new ReportTable("t", Columns, [["a", new Spread(100, 95, 104)]])], []);
+        var report = new Report("t", "n", Run(otherCpuShare: 0.01), [new ReportTable("t", "t", Columns, [["a", new Spread(100, 95, 104)]])], []);
         Assert.Empty(report.Warnings());
     }
+
+    [Fact]
+    public void ARunWhoseOtherCpuUseWasNotMeasuredIsNotCalledQuiet()
+    {
+        var report = new Report("t", "n", Run(otherCpuShare: null), [new ReportTable("t", "t", Columns, [["a", new Spread(100, 95, 104)]])], []);
+        Assert.Contains(report.Warnings(), w => w.Contains("not known to be quiet", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void TheResultFileKeepsRangesNumbersAndNotMeasuredCells()
+    {
+        var report = new Report("t", "a note", Run(otherCpuShare: 0.01), [new ReportTable("bench", "t", Columns, [["a", new Spread(100, 95, 104)], ["b", "-"]])], []);
+
+        var table = Assert.Single(JsonReportWriter.ToResultFile(report).Tables);
+
+        Assert.Equal("bench", table.Id);
+        Assert.Equal(CellFormat.Range, table.Columns[1].Format);
+        Assert.Equal(new ResultRange(95, 100, 104, CellFormat.Count), table.Rows[0][1]);
+        Assert.Null(table.Rows[1][1]);
+        Assert.Equal(["a note"], table.Notes);
+    }
+
+    private static Provenance Run(double? otherCpuShare) =>
+        new(DateTimeOffset.UnixEpoch, "abc", false, "test machine", [0.2, 0.2, 0.2], otherCpuShare, Provenance.IsQuiet(otherCpuShare), "berth bench", null);
 
     [Fact]
     public void TextTablesHaveNoTrailingSpaces()
     {
         var output = new StringWriter();
-        TextTableWriter.Write(output, new ReportTable("t", Columns, [["a long workload label", 1.5], ["b", new Spread(2, 1, 3)]]));
+        TextTableWriter.Write(output, new ReportTable("t", "t", Columns, [["a long workload label", 1.5], ["b", new Spread(2, 1, 3)]]));
         Assert.All(output.ToString().Split('\n'), line => Assert.Equal(line.TrimEnd(), line));
     }
 }

@@ -139,16 +139,29 @@ public sealed class HostileInputTests
     [Fact]
     public async Task PausedAcceptingServesTheWaitingConnectionOnceASlotFrees()
     {
+        var handler = new RecordingHandler();
         var options = new TcpServerOptions { MaxConnections = 1, ConnectionLimitPolicy = ConnectionLimitPolicy.PauseAccepting };
-        await using var server = EchoTests.Start(options);
-        var first = new RawClient(server.EndPoint);
+        await using var server = EchoTests.Start(options, handler);
+        using var first = new RawClient(server.EndPoint);
         first.SendFrame([1]);
         first.ReceiveFrame();
 
+        // The kernel completes the second connection and takes its frame; the server must leave it in the accept queue.
         using var waiting = new RawClient(server.EndPoint);
         waiting.SendFrame([2]);
+        await Waits.Until(() => AcceptQueue.Length(server.EndPoint) == 1);
+
+        // A round trip on the first connection gives the server every chance to have accepted and echoed the second.
+        first.SendFrame([3]);
+        Assert.Equal(new byte[] { 3 }, first.ReceiveFrame());
+        Assert.Equal(1, AcceptQueue.Length(server.EndPoint));
+        Assert.Single(handler.Connections);
+        Assert.Equal(0, waiting.Socket.Available);
+
         first.Dispose();
         Assert.Equal(new byte[] { 2 }, waiting.ReceiveFrame());
+        Assert.Equal(2, handler.Connections.Count);
+        Assert.Equal(0, AcceptQueue.Length(server.EndPoint));
     }
 
     private sealed class ThrowOnEmptyFrame : RecordingHandler

@@ -74,6 +74,9 @@ public sealed class SchedulingTests
         using var flooder = new RawClient(server.EndPoint);
         var witnesses = Enumerable.Range(0, Environment.ProcessorCount + 1).Select(_ => new RawClient(server.EndPoint)).ToList();
         using var done = new CancellationTokenSource();
+        long flooded = 0;
+
+        // The flood goes on until the witnesses are done; its own limit is only a hang guard.
         var flooding = Task.Factory.StartNew(
             () =>
             {
@@ -82,11 +85,14 @@ public sealed class SchedulingTests
                 while (!done.IsCancellationRequested && DateTime.UtcNow < giveUp)
                 {
                     flooder.Send(frame);
+                    Interlocked.Increment(ref flooded);
                 }
             },
             TaskCreationOptions.LongRunning);
         try
         {
+            await Waits.Until(() => Interlocked.Read(ref flooded) > 0);
+            var floodedBefore = Interlocked.Read(ref flooded);
             foreach (var witness in witnesses)
             {
                 for (var i = 0; i < 20; i++)
@@ -95,6 +101,10 @@ public sealed class SchedulingTests
                     Assert.Equal(new[] { (byte)i }, witness.ReceiveFrame());
                 }
             }
+
+            // Every witness was served while the flood was still running and still getting its frames through.
+            Assert.False(flooding.IsCompleted, "the flood had stopped before the witnesses were served");
+            Assert.True(Interlocked.Read(ref flooded) > floodedBefore, "the flood made no progress while the witnesses were served");
         }
         finally
         {

@@ -26,8 +26,12 @@ public sealed class SendQueueTests
             Assert.True(connection.IsConnected);
             Assert.InRange(connection.QueuedBytes, QueueLimit - Chunk.Length - 4, QueueLimit);
             await Assert.ThrowsAsync<SendQueueFullException>(() => connection.SendAsync(Chunk).AsTask());
+            var peak = connection.PeakQueuedBytes;
+            Assert.InRange(peak, connection.QueuedBytes, QueueLimit);
 
             ReceiveFrames(client, accepted);
+            await Waits.Until(() => connection.QueuedBytes == 0);
+            Assert.Equal(peak, connection.PeakQueuedBytes);
         }
 
         Assert.Equal(0, options.BufferPool.Outstanding);

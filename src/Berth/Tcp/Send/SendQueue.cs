@@ -22,6 +22,7 @@ internal sealed class SendQueue
     private int _pendingFrames;
     private int _inFlightFrames;
     private long _queuedBytes;
+    private long _peakQueuedBytes;
     private long _queuedFrames;
     private bool _closed;
     private TaskCompletionSource? _room;
@@ -40,6 +41,9 @@ internal sealed class SendQueue
 
     /// <summary>Bytes accepted and not yet written, headers included.</summary>
     public long QueuedBytes => Volatile.Read(ref _queuedBytes);
+
+    /// <summary>The most bytes the queue ever held: what proves its bound, where sampling could miss the peak.</summary>
+    public long PeakQueuedBytes => Volatile.Read(ref _peakQueuedBytes);
 
     /// <summary>
     /// True while the queue holds at least its limit: the receive loop then delivers no further frame and reads
@@ -277,6 +281,11 @@ internal sealed class SendQueue
         _pendingFrames++;
         _unacknowledged.Accepted(frameLength);
         _queuedBytes += frameLength;
+        if (_queuedBytes > _peakQueuedBytes)
+        {
+            Volatile.Write(ref _peakQueuedBytes, _queuedBytes);
+        }
+
         _queuedFrames++;
         _metrics.SendQueueBytes.Add(frameLength);
         return _pending.WrittenCount == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;

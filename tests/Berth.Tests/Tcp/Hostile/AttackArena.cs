@@ -42,6 +42,30 @@ internal sealed class AttackArena : IAsyncDisposable
     }
 
     /// <summary>
+    /// The witness echoes 20 frames while <paramref name="attack"/> is under way: the witness starts counting once the
+    /// attack has made a step and <paramref name="hostile"/> (what the server is up against, such as an attacker it
+    /// has not closed yet) holds; the attack makes another step before the witness is done (unless
+    /// <paramref name="advancing"/> is false: an attack whose point is to be stuck); and when it is done, the attack is
+    /// still running and <paramref name="hostile"/> still holds. An attack that ended before the witness finished
+    /// proves nothing, so it fails the test.
+    /// </summary>
+    public async Task WitnessEchoesDuringAsync(Attack attack, Func<bool> hostile, bool advancing = true)
+    {
+        await Waits.Until(() => (attack.Steps > 0 && hostile()) || attack.Running.IsCompleted);
+        var steps = advancing ? attack.Steps : -1;
+        var frames = Witness.Frames;
+        await Waits.Until(() => (Witness.Frames >= frames + 20 && attack.Steps > steps) || Witness.Error is not null || attack.Running.IsCompleted);
+        Assert.Null(Witness.Error);
+        if (attack.Running.IsCompleted)
+        {
+            await attack.Running;
+            Assert.Fail("the attack ended before the witness had echoed 20 frames during it");
+        }
+
+        Assert.True(hostile(), "the witness finished only after the server was done with the attack");
+    }
+
+    /// <summary>
     /// Ends an attack that should have cost <paramref name="attackers"/> connections: the witness echoes more frames
     /// after it, then leaves, and the server must be back to its baseline. Returns the attackers' disconnect reasons.
     /// </summary>

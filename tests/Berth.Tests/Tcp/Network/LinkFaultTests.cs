@@ -17,8 +17,7 @@ public sealed partial class LinkFaultTests(ITestOutputHelper output)
         Assert.Equal(0, counts["duplicated"]);
         Assert.Equal(0, counts["unexpected"]);
         Assert.True(counts["connects"] >= 2);
-        Assert.True(counts["echoed-once"] > 0);
-        Assert.Equal(counts["accepted"], counts["echoed-once"] + counts["missing"]);
+        Assert.True(counts["echoed-after-reconnect"] > 0, "nothing was echoed over the new connection");
     }
 
     [NetworkNamespaceFact]

@@ -1,0 +1,82 @@
+using Berth.Results;
+
+namespace Berth.Tests.Results;
+
+/// <summary>Verdicts on made-up runs, and the other processes' CPU share from made-up /proc readings.</summary>
+public sealed class VerdictAndConditionsTests
+{
+    [Theory]
+    // Berth 900-1000 over C 1000-1100: even 900 / 1100 = 0.82 reaches 0.8.
+    [InlineData(900, 1000, 1000, 1100, TargetVerdict.Met)]
+    // Berth 800-1000 over C 1000-1100: 800 / 1100 = 0.73 is below 0.8, 1000 / 1000 = 1.0 above: the ranges overlap.
+    [InlineData(800, 1000, 1000, 1100, TargetVerdict.WithinNoise)]
+    // Berth 500-700 over C 1000-1100: even 700 / 1000 = 0.7 stays below 0.8.
+    [InlineData(500, 700, 1000, 1100, TargetVerdict.NotMet)]
+    // Exactly on the target counts as reaching it.
+    [InlineData(800, 800, 1000, 1000, TargetVerdict.Met)]
+    public void A_ratio_target_is_met_only_when_the_lowest_run_over_the_highest_anchor_reaches_it(
+        double min, double max, double anchorMin, double anchorMax, string expected) =>
+        Assert.Equal(expected, TargetVerdict.RatioAtLeast(new(min, max), new(anchorMin, anchorMax), 0.8));
+
+    [Theory]
+    // Berth 1.0-1.2 over C 1.0-1.1: even 1.2 / 1.0 = 1.2 stays within 1.5.
+    [InlineData(1.0, 1.2, 1.0, 1.1, TargetVerdict.Met)]
+    // Berth 1.4-1.8 over C 1.0-1.1: 1.8 / 1.0 is over 1.5, 1.4 / 1.1 = 1.27 under: within noise.
+    [InlineData(1.4, 1.8, 1.0, 1.1, TargetVerdict.WithinNoise)]
+    // Berth 2.0-2.2 over C 1.0-1.1: even 2.0 / 1.1 = 1.82 exceeds 1.5.
+    [InlineData(2.0, 2.2, 1.0, 1.1, TargetVerdict.NotMet)]
+    public void A_cost_target_is_met_only_when_the_highest_run_over_the_lowest_anchor_stays_within_it(
+        double min, double max, double anchorMin, double anchorMax, string expected) =>
+        Assert.Equal(expected, TargetVerdict.RatioAtMost(new(min, max), new(anchorMin, anchorMax), 1.5));
+
+    [Theory]
+    [InlineData(3000, 4000, TargetVerdict.Met)]
+    [InlineData(3000, 5000, TargetVerdict.WithinNoise)]
+    [InlineData(4500, 5000, TargetVerdict.NotMet)]
+    public void A_limit_is_met_only_when_every_run_is_within_it(double min, double max, string expected) =>
+        Assert.Equal(expected, TargetVerdict.AtMost(new(min, max), 4096));
+
+    [Fact]
+    public void A_missing_or_zero_anchor_is_not_measured_rather_than_met()
+    {
+        Assert.Equal(TargetVerdict.NotMeasured, TargetVerdict.RatioAtLeast(new(900, 1000), new(double.NaN, double.NaN), 0.8));
+        Assert.Equal(TargetVerdict.NotMeasured, TargetVerdict.RatioAtMost(new(1, 1), new(0, 1), 1.5));
+    }
+
+    [Fact]
+    public void Other_cpu_share_is_the_busy_time_the_measured_processes_did_not_use()
+    {
+        // 1,000 ticks passed on all cores; 400 were busy, 350 of them in the measured processes.
+        var share = RunConditions.OtherCpuShare((10_000, 2_000), (11_000, 2_400), 500, 850);
+
+        Assert.Equal(0.05, share!.Value, 9);
+        Assert.False(Provenance.IsQuiet(share));
+        Assert.True(Provenance.IsQuiet(0.049));
+    }
+
+    [Fact]
+    public void Other_cpu_share_is_unknown_without_readings_and_never_quiet_then()
+    {
+        Assert.Null(RunConditions.OtherCpuShare(null, (11_000, 2_400), 500, 850));
+        Assert.Null(RunConditions.OtherCpuShare((10_000, 2_000), (11_000, 2_400), null, 850));
+        Assert.False(Provenance.IsQuiet(null));
+    }
+
+    [Fact]
+    public void Measured_processes_busier_than_the_machine_count_as_no_other_use()
+    {
+        // Ticks are sampled at slightly different moments; the difference is floored at zero, never negative.
+        Assert.Equal(0, RunConditions.OtherCpuShare((0, 0), (1_000, 300), 0, 310));
+    }
+
+    [Fact]
+    public void A_real_run_measures_its_own_process_tree()
+    {
+        var conditions = RunConditions.Start("test");
+        var provenance = conditions.Finish();
+
+        Assert.Equal("test", provenance.Command);
+        Assert.Equal(Provenance.IsQuiet(provenance.OtherCpuShare), provenance.Quiet);
+        Assert.Matches("^[0-9a-f]{40}$", provenance.Commit);
+    }
+}
