@@ -93,12 +93,15 @@ public class BadInputTests
     [Fact]
     public void A_collection_count_over_the_contract_bound_is_refused_before_anything_is_allocated()
     {
-        var body = CountAt(Chat.Bounds.MaxCollectionCount + 1);
+        // The elements are there too, so only the bound can refuse the count.
+        var count = Chat.Bounds.MaxCollectionCount + 1;
+        byte[] body = [.. CountAt(count), .. new byte[count * sizeof(int)]];
 
         var error = MessageBytes.Reject<Chat>(body);
 
         Assert.Equal((MessageFault.CountOverBound, "Chat.Numbers"), Describe(error));
-        Assert.Equal(body.Length - 1, error.Offset);
+        Assert.Equal(4, error.Offset);
+        Assert.Contains("over the bound of 64", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
