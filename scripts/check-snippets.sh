@@ -25,6 +25,7 @@ for doc in README.md docs/*.md docs/*/*.md src/*/README.md; do
   <ItemGroup>
     <PackageReference Include="Microsoft.Extensions.Hosting" />
     <ProjectReference Include="$root/src/Berth/Berth.csproj" />
+    <ProjectReference Include="$root/src/Berth.Generators/Berth.Generators.csproj" OutputItemType="Analyzer" ReferenceOutputAssembly="false" />
     <ProjectReference Include="$root/src/Berth.Hosting/Berth.Hosting.csproj" />
     <ProjectReference Include="$root/src/Berth.Zmq/Berth.Zmq.csproj" />
   </ItemGroup>

@@ -94,6 +94,10 @@ sample GenericHost "host ok"
 sample ZmqPushPull "push/pull ok"
 sample ZmqRequestReply "request/reply ok"
 
+# Generated message code publishes under NativeAOT with no trim or AOT warning and round-trips every contract shape.
+smoke aot-messages bash -c 'set -o pipefail; dotnet publish tests/Berth.AotMessages -c Release -r linux-x64 -o "$1" && "$1/Berth.AotMessages" | tee /dev/stderr | grep -q "^messages round-tripped$"' \
+    aot "$results/aot-messages"
+
 # The C# in README.md, docs/ and the package READMEs compiles, and the README's runs.
 smoke doc-snippets bash scripts/check-snippets.sh
 smoke generated-figures bash scripts/render-docs.sh --check

@@ -1,6 +1,7 @@
 using Berth.Fuzz;
+using Berth.Fuzz.Messages;
 
-// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|proxy|all] [--warm-up N] [--replay CASE_SEED] [--afl]
+// Usage: Berth.Fuzz [--cases N] [--seed S] [--target decoder|reader|proxy|message-move|message-chat|message-tree|all] [--warm-up N] [--replay CASE_SEED] [--afl]
 // With --afl the one target runs under AFL++ (coverage-guided, see docs/RELIABILITY.md) instead of from a seed.
 var options = FuzzOptions.Parse(args);
 Func<IFuzzTarget>[] factories = options.Target switch
@@ -8,8 +9,11 @@ Func<IFuzzTarget>[] factories = options.Target switch
     "decoder" => [() => new FrameDecoderTarget()],
     "reader" => [() => new PacketReaderTarget()],
     "proxy" => [() => new ProxyHeaderTarget()],
-    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget(), () => new ProxyHeaderTarget()],
-    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader, proxy or all)"),
+    "message-move" => [MessageTargets.Move],
+    "message-chat" => [MessageTargets.Chat],
+    "message-tree" => [MessageTargets.Tree],
+    "all" => [() => new FrameDecoderTarget(), () => new PacketReaderTarget(), () => new ProxyHeaderTarget(), MessageTargets.Move, MessageTargets.Chat, MessageTargets.Tree],
+    _ => throw new ArgumentException($"unknown target '{options.Target}' (decoder, reader, proxy, message-move, message-chat, message-tree or all)"),
 };
 
 if (options.Guided)

@@ -1,4 +1,5 @@
 using Berth.Fuzz;
+using Berth.Fuzz.Messages;
 
 namespace Berth.Tests.Fuzz;
 
@@ -19,6 +20,15 @@ public class FuzzSubsetTests
 
     [Fact]
     public void Proxy_header_parser_holds_contiguous_and_segmented() => AssertHeld(new ProxyHeaderTarget());
+
+    [Fact]
+    public void Generated_reader_of_a_fixed_width_struct_holds_and_allocates_only_when_it_fails() => AssertHeld(MessageTargets.Move());
+
+    [Fact]
+    public void Generated_reader_of_strings_bytes_collections_and_optionals_holds_within_its_allocation_bound() => AssertHeld(MessageTargets.Chat());
+
+    [Fact]
+    public void Generated_reader_of_a_recursive_contract_holds_within_its_depth_bound() => AssertHeld(MessageTargets.Tree());
 
     [Fact]
     public void Every_layout_and_preset_is_fuzzed()

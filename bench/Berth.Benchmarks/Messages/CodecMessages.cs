@@ -1,0 +1,46 @@
+using Berth.Messages;
+using MemoryPack;
+
+namespace Berth.Benchmarks.Messages;
+
+/// <summary>The five-field message as a Berth contract.</summary>
+[Message(1)]
+public partial struct Position
+{
+    [Field(0)] public int Id;
+    [Field(1)] public float X;
+    [Field(2)] public float Y;
+    [Field(3)] public float Z;
+    [Field(4)] public long Tick;
+}
+
+/// <summary>The message with a string and an array as a Berth contract.</summary>
+[Message(2)]
+public sealed partial class Profile
+{
+    [Field(0)] public int Id { get; set; }
+    [Field(1)] public string Name { get; set; } = "";
+    [Field(2)] public int[] Scores { get; set; } = [];
+}
+
+/// <summary>The five-field message as a MemoryPack type: unmanaged, so MemoryPack copies it as one block.</summary>
+[MemoryPackable]
+public partial struct MemoryPackPosition
+{
+    public int Id;
+    public float X;
+    public float Y;
+    public float Z;
+    public long Tick;
+}
+
+/// <summary>The message with a string and an array as a MemoryPack type.</summary>
+[MemoryPackable]
+public sealed partial class MemoryPackProfile
+{
+    public int Id { get; set; }
+
+    public string Name { get; set; } = "";
+
+    public int[] Scores { get; set; } = [];
+}

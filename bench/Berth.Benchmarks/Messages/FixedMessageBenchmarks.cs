@@ -1,0 +1,79 @@
+using System.Buffers;
+using BenchmarkDotNet.Attributes;
+using Berth.Buffers;
+using Berth.Messages;
+using Google.Protobuf;
+using MemoryPack;
+using ProtobufPosition = Berth.Benchmarks.Messages.Protobuf.Position;
+
+namespace Berth.Benchmarks.Messages;
+
+/// <summary>
+/// Serialize and deserialize one five-field message (an int, three floats, a long) into a reused buffer: the
+/// generated contract against the same fields written by hand on PacketWriter/PacketReader (the baseline),
+/// Google.Protobuf (fixed-width fields, see messages.proto) and MemoryPack (an unmanaged struct: one copy).
+/// </summary>
+[MemoryDiagnoser]
+public class FixedMessageBenchmarks
+{
+    private readonly ArrayBufferWriter<byte> _buffer = new(256);
+    private Position _position;
+    private MemoryPackPosition _memoryPackPosition;
+    private ProtobufPosition _protobufPosition = null!;
+
+    /// <summary>One value of each form, with large ids and ticks.</summary>
+    [GlobalSetup]
+    public void Setup()
+    {
+        _position = new Position { Id = 123_456_789, X = 1.5f, Y = -2.25f, Z = 1e6f, Tick = 9_876_543_210_123 };
+        _memoryPackPosition = new MemoryPackPosition { Id = _position.Id, X = _position.X, Y = _position.Y, Z = _position.Z, Tick = _position.Tick };
+        _protobufPosition = new ProtobufPosition { Id = _position.Id, X = _position.X, Y = _position.Y, Z = _position.Z, Tick = _position.Tick };
+    }
+
+    /// <summary>The same fields written and read by hand.</summary>
+    [Benchmark(Baseline = true)]
+    public long HandWritten()
+    {
+        _buffer.ResetWrittenCount();
+        var writer = new PacketWriter(_buffer);
+        writer.WriteInt32(_position.Id);
+        writer.WriteSingle(_position.X);
+        writer.WriteSingle(_position.Y);
+        writer.WriteSingle(_position.Z);
+        writer.WriteInt64(_position.Tick);
+        writer.Flush();
+        var reader = new PacketReader(_buffer.WrittenSpan);
+        var read = new Position { Id = reader.ReadInt32(), X = reader.ReadSingle(), Y = reader.ReadSingle(), Z = reader.ReadSingle(), Tick = reader.ReadInt64() };
+        return read.Tick;
+    }
+
+    /// <summary>The generated contract.</summary>
+    [Benchmark]
+    public long Generated()
+    {
+        _buffer.ResetWrittenCount();
+        var writer = new PacketWriter(_buffer);
+        Position.Write(ref writer, _position);
+        writer.Flush();
+        var reader = new PacketReader(_buffer.WrittenSpan);
+        return Position.Read(ref reader).Tick;
+    }
+
+    /// <summary>Google.Protobuf into the same buffer writer, parsed from the written span.</summary>
+    [Benchmark]
+    public long Protobuf()
+    {
+        _buffer.ResetWrittenCount();
+        _protobufPosition.WriteTo(_buffer);
+        return ProtobufPosition.Parser.ParseFrom(_buffer.WrittenSpan).Tick;
+    }
+
+    /// <summary>MemoryPack into the same buffer writer, deserialized from the written span.</summary>
+    [Benchmark]
+    public long MemoryPack()
+    {
+        _buffer.ResetWrittenCount();
+        MemoryPackSerializer.Serialize(_buffer, _memoryPackPosition);
+        return MemoryPackSerializer.Deserialize<MemoryPackPosition>(_buffer.WrittenSpan).Tick;
+    }
+}

@@ -1,0 +1,46 @@
+using Berth.Buffers;
+using Berth.Connections;
+
+namespace Berth.Messages;
+
+/// <summary>
+/// Typed sends on a <see cref="Connection"/>: the message id (little-endian int32, as <see cref="Connections.Packets.PacketRouter"/>
+/// reads it) and the body are serialized straight into the pooled send queue, with no intermediate array.
+/// </summary>
+public static class MessageSending
+{
+    /// <summary>Queues <paramref name="message"/> as one frame; false when the queue is full or the connection closing.</summary>
+    /// <exception cref="ArgumentException">
+    /// The contract is big-endian (the send queue writes little-endian; send its bytes with <see cref="Connection.TrySend(ReadOnlySpan{byte})"/>),
+    /// a non-nullable member is null, or a bound is exceeded; nothing is queued.
+    /// </exception>
+    public static bool TrySend<TMessage>(this Connection connection, in TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        return connection.TrySend(message, Frames<TMessage>.Write);
+    }
+
+    /// <summary>
+    /// Queues <paramref name="message"/> as one frame, answering a full queue by the connection's
+    /// <see cref="FullQueuePolicy"/> as <see cref="Connection.SendAsync(ReadOnlyMemory{byte}, CancellationToken)"/> does.
+    /// </summary>
+    /// <exception cref="ArgumentException">As for <see cref="TrySend{TMessage}(Connection, in TMessage)"/>.</exception>
+    public static ValueTask SendAsync<TMessage>(this Connection connection, in TMessage message, CancellationToken cancellationToken = default)
+        where TMessage : IMessage<TMessage>
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        return connection.SendAsync(message, Frames<TMessage>.Write, cancellationToken);
+    }
+
+    /// <summary>One cached frame writer per contract, so a send allocates no delegate.</summary>
+    private static class Frames<TMessage>
+        where TMessage : IMessage<TMessage>
+    {
+        public static readonly FrameWriter<TMessage> Write = static (ref PacketWriter writer, TMessage message) =>
+        {
+            writer.WriteInt32(TMessage.MessageId);
+            TMessage.Write(ref writer, message);
+        };
+    }
+}
