@@ -127,8 +127,8 @@ public sealed class SchedulingTests
                 return;
             }
 
-            // A flood frame costs the loop more than it costs the flooder to send, so the flooder's socket always has
-            // data waiting and its receives never come back pending: only the turn limit lets the others in.
+            // A flood frame costs the loop more than it costs the flooder to send, so the flooder's socket keeps data
+            // waiting while the witnesses are served.
             Interlocked.Increment(ref _floodFrames);
             Thread.SpinWait(5_000);
         }
