@@ -14,7 +14,7 @@ namespace Berth.Zmq;
 /// The item arrays are preallocated and grow only with the number of registrations. When it runs continuations inline,
 /// a <see cref="ReactorWatchdog"/> moves the polling to a new thread if one of them holds it.
 /// </summary>
-internal sealed class PollReadinessReactor : IReadinessReactor
+internal sealed class PollReadinessReactor : ReactorThread, IReadinessReactor
 {
     private const int WakeItem = 0;
     private const int InitialRegistrations = 8;
@@ -22,10 +22,6 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     private readonly Socket _wakeReader;
     private readonly Socket _wakeWriter;
     private readonly nint _wakeFd;
-    private readonly Lock _sync = new();
-    private readonly bool _inline;
-    private ReactorWatchdog? _watchdog;
-    private volatile Thread _thread;
 
     /// <summary>One item per registration after the wake pair's, which is item 0.</summary>
     private readonly PollItemArray _items = new(InitialRegistrations + 1);
@@ -34,23 +30,21 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     private ZmqReadiness?[] _fired = new ZmqReadiness?[InitialRegistrations];
     private uint _generation;
     private int _wakePending;
-    private volatile bool _stopping;
     private ZmqException? _failure;
 
     /// <param name="inline">True when woken continuations run on the reactor thread, which then needs a watchdog.</param>
     public PollReadinessReactor(bool inline)
+        : base(inline, "berth-zmq-poll-readiness")
     {
         (_wakeReader, _wakeWriter) = ConnectedPair();
         _wakeReader.Blocking = false;
         _wakeFd = _wakeReader.Handle;
-        _inline = inline;
-        _thread = new Thread(Run) { IsBackground = true, Name = "berth-zmq-poll-readiness" };
-        _thread.Start();
+        Start();
     }
 
     public ulong Add(nint fd, ZmqReadiness readiness)
     {
-        lock (_sync)
+        lock (Sync)
         {
             var slot = Array.FindIndex(_registrations, r => r.Owner is null);
             if (slot < 0)
@@ -67,7 +61,7 @@ internal sealed class PollReadinessReactor : IReadinessReactor
 
     public void Watch(ulong id)
     {
-        lock (_sync)
+        lock (Sync)
         {
             if (_failure is not null)
             {
@@ -86,11 +80,9 @@ internal sealed class PollReadinessReactor : IReadinessReactor
         Wake();
     }
 
-    public bool OnReactorThread => Thread.CurrentThread == _thread;
-
     public void Remove(nint fd, ulong id)
     {
-        lock (_sync)
+        lock (Sync)
         {
             ref var registration = ref Find(id);
             if (Unsafe.IsNullRef(ref registration))
@@ -106,20 +98,14 @@ internal sealed class PollReadinessReactor : IReadinessReactor
 
     public void Dispose()
     {
-        lock (_sync)
+        if (!BeginStop())
         {
-            if (_stopping)
-            {
-                return;
-            }
-
-            _stopping = true;
+            return;
         }
 
-        Interlocked.Exchange(ref _watchdog, null)?.Dispose();
         ReadOnlySpan<byte> one = [1];
         _wakeWriter.Send(one, SocketFlags.None, out _);
-        _thread.Join();
+        JoinThread();
         _wakeWriter.Dispose();
         _wakeReader.Dispose();
         _items.Dispose();
@@ -153,7 +139,7 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     /// <summary>One byte at most in flight: the reactor rebuilds its poll set after every wake anyway.</summary>
     private void Wake()
     {
-        if (_stopping)
+        if (Stopping)
         {
             return;
         }
@@ -165,10 +151,10 @@ internal sealed class PollReadinessReactor : IReadinessReactor
         }
     }
 
-    private unsafe void Run()
+    protected override unsafe void Run()
     {
         Span<byte> drain = stackalloc byte[64];
-        while (!_stopping)
+        while (!Stopping)
         {
             var count = BuildPollSet();
             if (LibZmq.PollRaw(_items.Pointer, count, -1) < 0)
@@ -200,7 +186,7 @@ internal sealed class PollReadinessReactor : IReadinessReactor
                 _fired[i] = null;
 
                 // Once another thread has taken over, this one must not touch the poll state again.
-                if (!Wake(owner))
+                if (!Deliver(owner))
                 {
                     return;
                 }
@@ -208,77 +194,11 @@ internal sealed class PollReadinessReactor : IReadinessReactor
         }
     }
 
-    /// <summary>Wakes one wait; false when a continuation held this thread so long that another took over the polling.</summary>
-    private bool Wake(ZmqReadiness readiness)
-    {
-        if (!_inline)
-        {
-            readiness.Signal();
-            return true;
-        }
-
-        var watchdog = Volatile.Read(ref _watchdog) ?? StartWatchdog();
-        var ticket = watchdog.Enter(readiness);
-        readiness.Signal();
-        return watchdog.Leave(ticket);
-    }
-
-    /// <summary>On the reactor thread at the first wake, so that a context that never waits starts no watchdog.</summary>
-    private ReactorWatchdog StartWatchdog()
-    {
-        var watchdog = new ReactorWatchdog(TakeOver);
-        Interlocked.Exchange(ref _watchdog, watchdog);
-
-        // Dispose may have looked for the watchdog before it was there; both sides exchange, so one sees the other.
-        if (_stopping)
-        {
-            watchdog.Dispose();
-        }
-
-        return watchdog;
-    }
-
-    /// <summary>Called by the watchdog when a continuation holds the reactor thread: a new thread takes over the polling.</summary>
-    private void TakeOver()
-    {
-        lock (_sync)
-        {
-            if (_stopping)
-            {
-                return;
-            }
-
-            _thread = new Thread(RunAfterTakeOver) { IsBackground = true, Name = "berth-zmq-poll-readiness" };
-            _thread.Start();
-        }
-    }
-
-    /// <summary>
-    /// The held thread may have taken registrations out of the poll set without waking them, so every registration is
-    /// woken once; a wait woken without cause checks its socket's events and waits again.
-    /// </summary>
-    private void RunAfterTakeOver()
-    {
-        ZmqReadiness[] registered;
-        lock (_sync)
-        {
-            registered = [.. _registrations.Where(r => r.Owner is not null).Select(r => r.Owner!)];
-        }
-
-        foreach (var readiness in registered)
-        {
-            if (!Wake(readiness))
-            {
-                return;
-            }
-        }
-
-        Run();
-    }
+    protected override ZmqReadiness[] Registered() => [.. _registrations.Where(r => r.Owner is not null).Select(r => r.Owner!)];
 
     private int BuildPollSet()
     {
-        lock (_sync)
+        lock (Sync)
         {
             // Only this thread grows what zmq_poll reads and the owners it signals, and never while it uses them.
             if (_itemIds.Length <= _registrations.Length)
@@ -309,7 +229,7 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     private int Collect(int count)
     {
         var fired = 0;
-        lock (_sync)
+        lock (Sync)
         {
             for (var item = 1; item < count; item++)
             {
@@ -333,7 +253,7 @@ internal sealed class PollReadinessReactor : IReadinessReactor
     private void FailAll(ZmqException failure)
     {
         var owners = 0;
-        lock (_sync)
+        lock (Sync)
         {
             _failure = failure;
             if (_fired.Length < _registrations.Length)
