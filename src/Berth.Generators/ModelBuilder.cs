@@ -53,15 +53,9 @@ internal static class ModelBuilder
             return new MessageResult(null, ToArray(diagnostics));
         }
 
-        var containers = new List<ContainerModel>();
-        for (var t = type.ContainingType; t is not null; t = t.ContainingType)
-        {
-            containers.Insert(0, new ContainerModel(Keyword(t), t.Name));
-        }
-
         var model = new MessageModel(
-            type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString(),
-            ToArray(containers),
+            NamespaceOf(type),
+            Containers(type),
             Keyword(type),
             name,
             type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat),
@@ -143,6 +137,21 @@ internal static class ModelBuilder
     private static bool IsPartial(INamedTypeSymbol type, CancellationToken cancellationToken) =>
         type.DeclaringSyntaxReferences.All(r =>
             r.GetSyntax(cancellationToken) is TypeDeclarationSyntax declaration && declaration.Modifiers.Any(SyntaxKind.PartialKeyword));
+
+    private static string? NamespaceOf(INamedTypeSymbol type) =>
+        type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString();
+
+    /// <summary>The types that contain <paramref name="type"/>, outermost first, so the generated part nests the same way.</summary>
+    private static EquatableArray<ContainerModel> Containers(INamedTypeSymbol type)
+    {
+        var containers = new List<ContainerModel>();
+        for (var t = type.ContainingType; t is not null; t = t.ContainingType)
+        {
+            containers.Insert(0, new ContainerModel(Keyword(t), t.Name));
+        }
+
+        return ToArray(containers);
+    }
 
     private static string Keyword(INamedTypeSymbol type) =>
         (type.IsRecord ? "record " : string.Empty) + (type.TypeKind == TypeKind.Struct ? "struct" : type.TypeKind == TypeKind.Interface ? "interface" : "class");
@@ -336,15 +345,9 @@ internal static class ModelBuilder
             return new UnionResult(null, ToArray(diagnostics));
         }
 
-        var containers = new List<ContainerModel>();
-        for (var t = type.ContainingType; t is not null; t = t.ContainingType)
-        {
-            containers.Insert(0, new ContainerModel(Keyword(t), t.Name));
-        }
-
         var model = new UnionModel(
-            type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString(),
-            ToArray(containers),
+            NamespaceOf(type),
+            Containers(type),
             Keyword(type),
             name,
             type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat),
