@@ -52,8 +52,8 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     /// <summary>At least one echo came back.</summary>
     public bool Echoed { get; private set; }
 
-    /// <summary>When the last echo arrived, or when the session connected if none did.</summary>
-    public long LastEcho { get; private set; } = Stopwatch.GetTimestamp();
+    /// <summary>When the last echo arrived, or when the requests started if none did.</summary>
+    public long LastEcho { get; private set; }
 
     public override void OnConnected(Connection connection) => _connection = connection;
 
@@ -62,6 +62,7 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     {
         lock (_lock)
         {
+            LastEcho = Stopwatch.GetTimestamp();
             for (var i = 0; i < _dueAt.Length; i++)
             {
                 if (!Send(Stopwatch.GetTimestamp()))
@@ -73,7 +74,7 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     }
 
     /// <summary>At a rate: request n falls due at <paramref name="firstDue"/> + n × <paramref name="interval"/> (Stopwatch ticks).</summary>
-    public void Schedule(long firstDue, double interval) => (_firstDue, _interval) = (firstDue, interval);
+    public void Schedule(long firstDue, double interval) => (_firstDue, _interval, LastEcho) = (firstDue, interval, Stopwatch.GetTimestamp());
 
     /// <summary>From the pacer: one more request fell due; it goes out now unless the pipeline is full.</summary>
     public void FallDue()

@@ -148,8 +148,9 @@ public sealed class BerthClient : IAsyncDisposable
                 await ConnectAsync(_disposing.Token).ConfigureAwait(false);
                 return;
             }
-            catch (OperationCanceledException) when (_disposing.IsCancellationRequested)
+            catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException && _disposing.IsCancellationRequested)
             {
+                // Disposed while waiting or just before connecting: no attempt is left to make.
                 return;
             }
             catch (Exception e) when (e is SocketException or TimeoutException or AuthenticationException or IOException)
