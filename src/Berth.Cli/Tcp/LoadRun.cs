@@ -17,8 +17,8 @@ internal static class LoadRun
         new("p999Microseconds", "p99.9 µs", CellFormat.Us),
         new("maxMicroseconds", "max µs", CellFormat.Us),
         new("errors", "errors", CellFormat.Int),
-        new("idleBytesPerConnection", "idle heap B/conn", CellFormat.Bytes),
-        new("idleResidentBytesPerConnection", "idle RSS B/conn", CellFormat.Bytes),
+        new("idleBytesPerConnection", "idle heap per conn", CellFormat.Bytes),
+        new("idleResidentBytesPerConnection", "idle RSS per conn", CellFormat.Bytes),
     ];
 
     public static async Task<int> RunAsync(LoadRequest request)
