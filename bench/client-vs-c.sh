@@ -49,14 +49,16 @@ rows="$out/rounds.tsv"
 
 # Starts a fresh C echo, waits for its "listening on HOST:PORT" line, sets $echo_pid and $port.
 start_echo() {
-    artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$out/echo.log" 2>&1 &
+    local log=$1
+    rm -f "$log"
+    artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$log" 2>&1 &
     echo_pid=$!
     for _ in $(seq 100); do
-        port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out/echo.log" | head -1 | sed 's/.*://') || true
+        port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" 2> /dev/null | head -1 | sed 's/.*://') || true
         [ -n "$port" ] && return 0
         sleep 0.1
     done
-    echo "client-vs-c: the C echo did not start: $(tail -3 "$out/echo.log")" >&2
+    echo "client-vs-c: the C echo did not start: $(tail -3 "$log")" >&2
     exit 1
 }
 
@@ -73,7 +75,7 @@ run() {
     else
         args=(--connections 100 --size 64 --pipeline 16)
     fi
-    start_echo
+    start_echo "$file.echo.log"
     if [ "$client" = berth ]; then
         "${berth[@]}" load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" --data "$file.json" > "$file.out" 2>&1 || true
         python3 - "$file.json" "$workload" "$client" "$round" >> "$rows" <<'PY'
