@@ -5,7 +5,7 @@ using ZmqBroker;
 return args switch
 {
     ["broker"] => BrokerRole.Run(),
-    ["worker", var backend, var name, .. var rest] => WorkerRole.Run(backend, name, RunOptions.Parse(rest)),
+    ["worker", var backend, var name, .. var rest] => WorkerRole.Run(backend, name, RunOptions.Parse(rest, RunOptions.WorkerDefaults)),
     ["client", var frontend, var name, .. var rest] => ClientRole.Run(frontend, name, RunOptions.Parse(rest)),
     ["run", .. var rest] => Orchestrator.Run(RunOptions.Parse(rest)),
     _ => Usage(),

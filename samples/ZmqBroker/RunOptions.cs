@@ -26,9 +26,14 @@ internal sealed record RunOptions
     /// <summary>How many times a client sends one request before it gives up on it.</summary>
     public int Attempts { get; init; } = 5;
 
-    public static RunOptions Parse(ReadOnlySpan<string> arguments)
+    /// <summary>A worker started by hand never stalls unless told to.</summary>
+    public static RunOptions WorkerDefaults { get; } = new() { StallAt = 0 };
+
+    public static RunOptions Parse(ReadOnlySpan<string> arguments) => Parse(arguments, new RunOptions());
+
+    public static RunOptions Parse(ReadOnlySpan<string> arguments, RunOptions defaults)
     {
-        var options = new RunOptions();
+        var options = defaults;
         for (var i = 0; i + 1 < arguments.Length; i += 2)
         {
             var value = int.Parse(arguments[i + 1], CultureInfo.InvariantCulture);
