@@ -3,6 +3,7 @@ using System.Security.Authentication;
 using System.Net.Sockets;
 using Berth.Buffers;
 using Berth.Connections.Transport;
+using Berth.Connections.Transport.Epoll;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -49,34 +50,17 @@ public sealed class BerthClient : IAsyncDisposable
         ObjectDisposedException.ThrowIf(_disposing.IsCancellationRequested, this);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _disposing.Token);
         timeout.CancelAfter(_options.ConnectTimeout);
-        var path = _options.UnixSocketPath;
-        var socket = path is null
-            ? new Socket(SocketType.Stream, ProtocolType.Tcp)
-            : new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        ConnectionTransport transport;
+        ConnectionTransport? transport;
         try
         {
-            if (path is null)
-            {
-                await socket.ConnectAsync(_options.Host, _options.Port, timeout.Token).ConfigureAwait(false);
-            }
-            else
-            {
-                await socket.ConnectAsync(new UnixDomainSocketEndPoint(path), timeout.Token).ConfigureAwait(false);
-            }
-
-            _options.ApplyTo(socket);
-            transport = await SecureAsync(socket, timeout.Token).ConfigureAwait(false);
+            transport = _options.Tls is null && PlainTransport.RunsOnEpoll(_options)
+                ? await EpollConnector.ConnectAsync(_options, timeout.Token).ConfigureAwait(false)
+                : null;
+            transport ??= await ConnectOnEngineAsync(timeout.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && !_disposing.IsCancellationRequested)
         {
-            socket.Dispose();
-            throw new TimeoutException($"Connecting to {path ?? $"{_options.Host}:{_options.Port}"} took longer than {_options.ConnectTimeout}.");
-        }
-        catch
-        {
-            socket.Dispose();
-            throw;
+            throw new TimeoutException($"Connecting to {_options.UnixSocketPath ?? $"{_options.Host}:{_options.Port}"} took longer than {_options.ConnectTimeout}.");
         }
 
         var connection = new Connection(
@@ -119,10 +103,35 @@ public sealed class BerthClient : IAsyncDisposable
         }
     }
 
-    private async Task<ConnectionTransport> SecureAsync(Socket socket, CancellationToken cancellationToken) =>
-        _options.Tls is { } tls
-            ? await TlsTransport.ConnectAsync(socket, tls, cancellationToken).ConfigureAwait(false)
-            : PlainTransport.For(socket, _options, activeOpen: true);
+    /// <summary>Connects with the runtime's socket engine: what TLS, <see cref="HandlerScheduling.ThreadPool"/> and platforms without epoll use.</summary>
+    private async Task<ConnectionTransport> ConnectOnEngineAsync(CancellationToken cancellationToken)
+    {
+        var path = _options.UnixSocketPath;
+        var socket = path is null
+            ? new Socket(SocketType.Stream, ProtocolType.Tcp)
+            : new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            if (path is null)
+            {
+                await socket.ConnectAsync(_options.Host, _options.Port, cancellationToken).ConfigureAwait(false);
+            }
+            else
+            {
+                await socket.ConnectAsync(new UnixDomainSocketEndPoint(path), cancellationToken).ConfigureAwait(false);
+            }
+
+            _options.ApplyTo(socket);
+            return _options.Tls is { } tls
+                ? await TlsTransport.ConnectAsync(socket, tls, cancellationToken).ConfigureAwait(false)
+                : PlainTransport.For(socket, _options, activeOpen: true);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
 
     private void Closed(Connection connection, DisconnectInfo info)
     {

@@ -21,11 +21,10 @@ internal abstract class ConnectionTransport : IDisposable
     {
         Socket = socket;
         _activeOpen = activeOpen;
-        LocalEndPoint = socket.LocalEndPoint;
-        RemoteEndPoint = socket.RemoteEndPoint;
+        ReadEndPoints();
     }
 
-    public EndPoint? LocalEndPoint { get; }
+    public EndPoint? LocalEndPoint { get; private set; }
 
     /// <summary>
     /// The peer's address: the socket's, unless the <see cref="IPreFramingStage"/> learned the original client's from
@@ -85,6 +84,13 @@ internal abstract class ConnectionTransport : IDisposable
 
     /// <summary>What <see cref="Abort"/> does once the acknowledged bytes are read: by default, closes the socket.</summary>
     protected virtual void AbortStream() => Socket.Dispose();
+
+    /// <summary>Takes the endpoints from the socket: on construction, and again once a connect still under way then has finished.</summary>
+    protected void ReadEndPoints()
+    {
+        LocalEndPoint = Socket.LocalEndPoint;
+        RemoteEndPoint = Socket.RemoteEndPoint;
+    }
 
     protected void Shutdown(SocketShutdown how)
     {

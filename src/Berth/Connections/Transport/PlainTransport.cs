@@ -11,7 +11,7 @@ internal static class PlainTransport
     /// <param name="activeOpen">This side connected, rather than accepted.</param>
     public static ConnectionTransport For(Socket socket, ConnectionOptions options, bool activeOpen)
     {
-        if (options.HandlerScheduling == HandlerScheduling.Inline && OperatingSystem.IsLinux())
+        if (RunsOnEpoll(options))
         {
             try
             {
@@ -26,4 +26,8 @@ internal static class PlainTransport
 
         return new SocketTransport(socket, activeOpen);
     }
+
+    /// <summary>True when plain sockets under <paramref name="options"/> are meant for Berth's epoll loops.</summary>
+    public static bool RunsOnEpoll(ConnectionOptions options) =>
+        options.HandlerScheduling == HandlerScheduling.Inline && OperatingSystem.IsLinux();
 }

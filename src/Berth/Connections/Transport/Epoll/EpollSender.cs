@@ -7,7 +7,8 @@ namespace Berth.Connections.Transport.Epoll;
 /// <summary>
 /// The send side of an <see cref="EpollTransport"/>: writes a batch with one gather <c>sendmsg</c> (the iovec array
 /// on the stack, each array pinned only for the call) and, when the socket buffer fills, leaves the rest with the event
-/// loop, which writes it once the socket is writable and then completes the send on its own thread.
+/// loop, which writes it once the socket is writable and then completes the send on its own thread. Before the first
+/// send of a client socket it also waits, once, for the connect under way (<see cref="ConnectedAsync"/>).
 /// </summary>
 internal sealed unsafe class EpollSender(int fd) : ReusableAwaitable<int>
 {
@@ -20,6 +21,7 @@ internal sealed unsafe class EpollSender(int fd) : ReusableAwaitable<int>
     private int _offset;
     private int _total;
     private volatile bool _aborted;
+    private Socket? _connecting;
 
     public ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers)
     {
@@ -37,13 +39,55 @@ internal sealed unsafe class EpollSender(int fd) : ReusableAwaitable<int>
         return error is null ? new ValueTask<int>(_total) : ValueTask.FromException<int>(error);
     }
 
+    /// <summary>
+    /// Waits until the non-blocking connect under way on <paramref name="socket"/> has finished: the socket turns writable
+    /// once connected, and an error or hang-up event ends a failed connect. Fails with the connect's error, or with
+    /// <see cref="SocketError.OperationAborted"/> after <see cref="Abort"/>; its continuation runs on the thread pool, so
+    /// the caller's code never runs on the loop.
+    /// </summary>
+    public ValueTask<int> ConnectedAsync(Socket socket)
+    {
+        _connecting = socket;
+        Reset();
+        RunContinuationsAsynchronously = true;
+        if (!TryFinishConnect(out var error))
+        {
+            return Pending;
+        }
+
+        _connecting = null;
+        RunContinuationsAsynchronously = false;
+        return error is null ? new ValueTask<int>(0) : ValueTask.FromException<int>(error);
+    }
+
     /// <summary>Fails this send, if one waits, and every later one.</summary>
     public void Abort() => _aborted = true;
+
+    /// <summary>
+    /// Aborts and ends a <see cref="ConnectedAsync"/> still waiting, off the loop; the handoff lets exactly one of this
+    /// call and the loop's next event finish it.
+    /// </summary>
+    public void AbortConnect()
+    {
+        Abort();
+        OnWritable();
+    }
 
     /// <summary>On the loop, for an event that may make the socket writable.</summary>
     public void OnWritable()
     {
-        if (!_handoff.Signal() || !TrySend(out var error))
+        if (!_handoff.Signal())
+        {
+            return;
+        }
+
+        if (_connecting is not null)
+        {
+            FinishConnect();
+            return;
+        }
+
+        if (!TrySend(out var error))
         {
             return;
         }
@@ -56,6 +100,63 @@ internal sealed unsafe class EpollSender(int fd) : ReusableAwaitable<int>
         else
         {
             SetException(error);
+        }
+    }
+
+    private void FinishConnect()
+    {
+        if (!TryFinishConnect(out var error))
+        {
+            return;
+        }
+
+        _connecting = null;
+        if (error is null)
+        {
+            SetResult(0);
+        }
+        else
+        {
+            SetException(error);
+        }
+
+        RunContinuationsAsynchronously = false;
+    }
+
+    /// <summary>False when the connect is still under way and now waits for the loop.</summary>
+    private bool TryFinishConnect(out Exception? error)
+    {
+        var socket = _connecting!;
+        while (true)
+        {
+            if (_aborted)
+            {
+                error = new SocketException((int)SocketError.OperationAborted);
+                return true;
+            }
+
+            var observed = _handoff.Observe();
+
+            // Poll also moves the Socket itself to connected (Connected, RemoteEndPoint) once the connect is done.
+            var writable = socket.Poll(0, SelectMode.SelectWrite);
+            var code = (int)socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error)!;
+            if (code != 0)
+            {
+                error = new SocketException(code);
+                return true;
+            }
+
+            if (writable)
+            {
+                error = null;
+                return true;
+            }
+
+            if (_handoff.TryWait(observed))
+            {
+                error = null;
+                return false;
+            }
         }
     }
 

@@ -48,6 +48,32 @@ internal sealed class EpollTransport : ConnectionTransport
     /// <summary>The loop's name for this socket; see <see cref="EpollRegistrations"/>.</summary>
     internal ulong Token { get; set; }
 
+    /// <summary>
+    /// Waits for the connect under way on the socket to finish on the loop, then takes the endpoints it set; on
+    /// <paramref name="cancellationToken"/>, ends the wait and throws <see cref="OperationCanceledException"/>.
+    /// </summary>
+    internal async Task ConnectedAsync(CancellationToken cancellationToken)
+    {
+        var registration = cancellationToken.UnsafeRegister(static sender => ((EpollSender)sender!).AbortConnect(), _sender);
+        try
+        {
+            await _sender.ConnectedAsync(Socket).ConfigureAwait(false);
+        }
+        catch (SocketException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Aborted by the token: reported as the cancellation below.
+        }
+        finally
+        {
+            // Waits for a callback under way, so nothing aborts the sender after the check below.
+            await registration.DisposeAsync().ConfigureAwait(false);
+        }
+
+        // A connect that finished as the token fired counts as cancelled too: the callback may have aborted the sender.
+        cancellationToken.ThrowIfCancellationRequested();
+        ReadEndPoints();
+    }
+
     public override ValueTask<int> ReceiveAsync(Memory<byte> buffer) => _receiver.ReceiveAsync(buffer);
 
     public override ValueTask<int> SendAsync(IList<ArraySegment<byte>> buffers) => _sender.SendAsync(buffers);
