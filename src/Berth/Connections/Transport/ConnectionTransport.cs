@@ -17,11 +17,18 @@ internal abstract class ConnectionTransport : IDisposable
 
     /// <param name="socket">The connected socket; the transport owns it from here on.</param>
     /// <param name="activeOpen">This side connected, rather than accepted (see <see cref="PeerAcknowledgement"/>).</param>
-    protected ConnectionTransport(Socket socket, bool activeOpen)
+    /// <param name="connecting">
+    /// A non-blocking connect is still under way: the endpoints are read once it finished, since asking the socket for
+    /// them earlier would consume a failed connect's error.
+    /// </param>
+    protected ConnectionTransport(Socket socket, bool activeOpen, bool connecting = false)
     {
         Socket = socket;
         _activeOpen = activeOpen;
-        ReadEndPoints();
+        if (!connecting)
+        {
+            ReadEndPoints();
+        }
     }
 
     public EndPoint? LocalEndPoint { get; private set; }
@@ -85,7 +92,7 @@ internal abstract class ConnectionTransport : IDisposable
     /// <summary>What <see cref="Abort"/> does once the acknowledged bytes are read: by default, closes the socket.</summary>
     protected virtual void AbortStream() => Socket.Dispose();
 
-    /// <summary>Takes the endpoints from the socket: on construction, and again once a connect still under way then has finished.</summary>
+    /// <summary>Takes the endpoints from the socket: on construction, or once a connect that was under way finished.</summary>
     protected void ReadEndPoints()
     {
         LocalEndPoint = Socket.LocalEndPoint;

@@ -75,7 +75,7 @@ internal static class EpollConnector
             options.ApplyTo(socket);
             try
             {
-                transport = new EpollTransport(socket, EpollLoopGroup.Next(), activeOpen: true);
+                transport = new EpollTransport(socket, EpollLoopGroup.Next(), activeOpen: true, connecting: underWay);
             }
             catch (Exception e) when (e is SocketException or TypeInitializationException)
             {

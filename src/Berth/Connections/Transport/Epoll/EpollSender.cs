@@ -137,8 +137,9 @@ internal sealed unsafe class EpollSender(int fd) : ReusableAwaitable<int>
 
             var observed = _handoff.Observe();
 
-            // Poll also moves the Socket itself to connected (Connected, RemoteEndPoint) once the connect is done.
-            var writable = socket.Poll(0, SelectMode.SelectWrite);
+            // Writable first, the error second: a failed connect polls writable too, and its error is set before.
+            var poll = new LinuxSockets.PollDescriptor { Descriptor = fd, Events = LinuxSockets.Writable };
+            var writable = LinuxSockets.Poll(&poll, 1, 0) > 0 && (poll.ReturnedEvents & LinuxSockets.Writable) != 0;
             var code = (int)socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error)!;
             if (code != 0)
             {

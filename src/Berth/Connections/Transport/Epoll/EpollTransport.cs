@@ -21,8 +21,9 @@ internal sealed class EpollTransport : ConnectionTransport
     /// <param name="socket">The connected socket.</param>
     /// <param name="loop">The loop that serves it.</param>
     /// <param name="activeOpen">This side connected (see <see cref="PeerAcknowledgement"/>).</param>
-    public EpollTransport(Socket socket, EpollLoop loop, bool activeOpen = false)
-        : base(socket, activeOpen)
+    /// <param name="connecting">A non-blocking connect is under way; <see cref="ConnectedAsync"/> waits for it.</param>
+    public EpollTransport(Socket socket, EpollLoop loop, bool activeOpen = false, bool connecting = false)
+        : base(socket, activeOpen, connecting)
     {
         _loop = loop;
         var added = false;

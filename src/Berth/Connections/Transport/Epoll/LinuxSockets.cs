@@ -2,7 +2,7 @@ using System.Runtime.InteropServices;
 
 namespace Berth.Connections.Transport.Epoll;
 
-/// <summary>The socket calls the epoll transport makes itself: recv and a gather sendmsg (epoll is <see cref="Interop.LinuxEpoll"/>).</summary>
+/// <summary>The socket calls the epoll transport makes itself: recv, a gather sendmsg and a poll for a connect's end (epoll is <see cref="Interop.LinuxEpoll"/>).</summary>
 internal static unsafe partial class LinuxSockets
 {
     public const int Interrupted = 4;
@@ -17,6 +17,9 @@ internal static unsafe partial class LinuxSockets
     /// <summary>A peer that closed turns a send into EPIPE instead of a process-wide SIGPIPE.</summary>
     public const int NoSignal = 0x4000;
 
+    /// <summary><c>POLLOUT</c>.</summary>
+    public const short Writable = 0x004;
+
     private const string Library = "libc";
 
     [LibraryImport(Library, EntryPoint = "recv", SetLastError = true)]
@@ -24,6 +27,22 @@ internal static unsafe partial class LinuxSockets
 
     [LibraryImport(Library, EntryPoint = "sendmsg", SetLastError = true)]
     public static partial nint SendMessage(int fd, MessageHeader* message, int flags);
+
+    /// <summary>
+    /// <c>poll</c>, for whether a connect under way finished; the runtime's own poll may read and so clear the socket's
+    /// error on the way.
+    /// </summary>
+    [LibraryImport(Library, EntryPoint = "poll", SetLastError = true)]
+    public static partial int Poll(PollDescriptor* descriptors, nuint count, int timeout);
+
+    /// <summary><c>struct pollfd</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PollDescriptor
+    {
+        public int Descriptor;
+        public short Events;
+        public short ReturnedEvents;
+    }
 
     /// <summary><c>struct iovec</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
