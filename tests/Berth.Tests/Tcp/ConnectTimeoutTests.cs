@@ -13,10 +13,13 @@ public sealed class ConnectTimeoutTests
     /// <summary>
     /// A listener that never accepts, with its accept queue full: Linux then drops every new SYN (before any SYN cookie),
     /// so the handshake never completes and only <see cref="BerthClientOptions.ConnectTimeout"/> ends the connect. Linux only:
-    /// the test reads the queue's length from /proc/net/tcp.
+    /// the test reads the queue's length from /proc/net/tcp. Inline connects on Berth's epoll loop, ThreadPool on the
+    /// runtime's engine.
     /// </summary>
-    [Fact]
-    public async Task AConnectTheServerNeverCompletesThrowsTimeoutException()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task AConnectTheServerNeverCompletesThrowsTimeoutException(HandlerScheduling scheduling)
     {
         using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
         listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
@@ -38,7 +41,7 @@ public sealed class ConnectTimeoutTests
             // The client sees its handshake done before the listener has queued it; wait for the kernel's own count.
             await Waits.Until(() => AcceptQueueLength(endPoint.Port) > Backlog);
 
-            var options = new BerthClientOptions { Port = endPoint.Port, ConnectTimeout = TimeSpan.FromMilliseconds(300) };
+            var options = new BerthClientOptions { Port = endPoint.Port, ConnectTimeout = TimeSpan.FromMilliseconds(300), HandlerScheduling = scheduling };
             await using var client = new BerthClient(options, new RecordingHandler());
 
             // The caller's token only keeps a broken timeout from hanging the test; it would surface as a cancellation, not a timeout.
