@@ -93,6 +93,7 @@ sample PacketRouting "routing ok"
 sample GenericHost "host ok"
 sample ZmqPushPull "push/pull ok"
 sample ZmqRequestReply "request/reply ok"
+sample ChatRoom "chat room ok"
 
 # Generated message code publishes under NativeAOT with no trim or AOT warning and round-trips every contract shape.
 smoke aot-messages bash -c 'set -o pipefail; dotnet publish tests/Berth.AotMessages -c Release -r linux-x64 -o "$1" && "$1/Berth.AotMessages" | tee /dev/stderr | grep -q "^messages round-tripped$"' \
