@@ -199,6 +199,9 @@ public sealed class Connection
 
     internal static long NextId() => Interlocked.Increment(ref s_lastId);
 
+    /// <summary>Completes when some queued bytes were written or the connection closed.</summary>
+    internal Task RoomAvailable() => _queue.RoomAvailable();
+
     /// <summary>The connection is closing: pending requests fail, and a receive paused on the handler bound wakes.</summary>
     internal void EndRequests()
     {

@@ -15,9 +15,10 @@ internal static class Replies
 
     /// <summary>
     /// Queues the reply. Inside the receive batch the queue takes it whenever it is under its limit, which the receive
-    /// path checked before delivering the request; after an asynchronous handler, a full queue is answered by the
-    /// connection's <see cref="FullQueuePolicy"/> (<see cref="FullQueuePolicy.Reject"/> closes the connection as a
-    /// slow consumer, since the reply cannot be dropped silently).
+    /// path checked before delivering the request. After an asynchronous handler the queue may be full; the reply then
+    /// waits for room, whatever the <see cref="FullQueuePolicy"/> (but <see cref="FullQueuePolicy.CloseAsSlowConsumer"/>,
+    /// which has closed the connection): a reply cannot be dropped silently, and the replies waiting so are bounded,
+    /// since no request is delivered while the queue is full and each came from one of the bounded in-flight handlers.
     /// </summary>
     public static void Send<TReply>(Connection connection, long correlation, in TReply reply)
         where TReply : IMessage<TReply>
@@ -36,19 +37,13 @@ internal static class Replies
         }
     }
 
+    /// <summary>Retries until the queue takes the frame or the connection closed (which fails the peer's request on its side).</summary>
     private static async Task SendWhenRoomAsync<TState>(Connection connection, TState state, FrameWriter<TState> write)
     {
-        try
+        do
         {
-            await connection.SendAsync(state, write).ConfigureAwait(false);
+            await connection.RoomAvailable().ConfigureAwait(false);
         }
-        catch (SendQueueFullException)
-        {
-            connection.Lifetime.CloseByPolicy(DisconnectReason.SlowConsumer);
-        }
-        catch (ConnectionClosedException)
-        {
-            // The close fails the peer's pending requests on its side; nothing is left to report here.
-        }
+        while (!connection.TrySend(state, write) && connection.IsConnected);
     }
 }
