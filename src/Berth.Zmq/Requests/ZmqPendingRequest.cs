@@ -1,0 +1,50 @@
+namespace Berth.Zmq;
+
+/// <summary>
+/// One request awaiting its reply in a <see cref="ZmqRequester"/>. Whoever removes it from the requester's table (the
+/// reply, the timeout sweep, the cancellation, the disposal) completes it, so it completes once.
+/// </summary>
+internal abstract class ZmqPendingRequest
+{
+    private CancellationTokenRegistration _cancellation;
+
+    public long Correlation { get; set; }
+
+    /// <summary>When it times out, in <see cref="Environment.TickCount64"/> milliseconds; <see cref="long.MaxValue"/> for never.</summary>
+    public long Deadline { get; set; }
+
+    public ZmqRequester? Owner { get; set; }
+
+    public void WatchCancellation(CancellationToken token)
+    {
+        if (token.CanBeCanceled)
+        {
+            _cancellation = token.UnsafeRegister(static (state, token) => ((ZmqPendingRequest)state!).Cancel(token), this);
+        }
+    }
+
+    /// <summary>Completes with the reply read from <paramref name="body"/>; false (and failed) when it is not the awaited reply.</summary>
+    public abstract bool Complete(int messageId, ReadOnlySpan<byte> body);
+
+    public abstract void Fail(Exception error);
+
+    protected void StopWatchingCancellation()
+    {
+        _cancellation.Dispose();
+        _cancellation = default;
+    }
+
+    protected void Forget()
+    {
+        Owner = null;
+        Correlation = 0;
+    }
+
+    private void Cancel(CancellationToken token)
+    {
+        if (Owner?.TryRemove(Correlation) == this)
+        {
+            Fail(new OperationCanceledException(token));
+        }
+    }
+}
