@@ -13,12 +13,12 @@ namespace Berth.Zmq;
 /// dropped and counted in the socket's <see cref="ZmqSocket.DroppedMessages"/>: ZeroMQ has no per-peer close, so the
 /// requester's timeout is its answer. Any other exception from a handler ends <see cref="RunAsync"/>.
 /// </summary>
-public sealed class ZmqResponder : IDisposable
+public sealed class ZmqResponder
 {
     private readonly ZmqSocket _socket;
     private readonly Dictionary<int, ZmqRequestRoute> _routes = [];
-    private readonly ZmqMessage _routingId = new();
-    private readonly ZmqMessage _request = new();
+    private ZmqMessage? _routingId;
+    private int _running;
     private readonly ArrayBufferWriter<byte> _frame = new();
 
     /// <summary>
@@ -69,47 +69,21 @@ public sealed class ZmqResponder : IDisposable
         return this;
     }
 
-    /// <summary>Reads and answers requests until <paramref name="cancellationToken"/> is cancelled; register handlers first.</summary>
+    /// <summary>
+    /// Reads and answers requests until <paramref name="cancellationToken"/> is cancelled or the socket is disposed;
+    /// register handlers and bind or connect first, since the loop holds the socket.
+    /// </summary>
     /// <param name="cancellationToken">Ends the loop with <see cref="OperationCanceledException"/>.</param>
     /// <returns>A task that ends with the loop.</returns>
-    public async Task RunAsync(CancellationToken cancellationToken)
+    /// <exception cref="InvalidOperationException">The loop is already running.</exception>
+    public Task RunAsync(CancellationToken cancellationToken)
     {
-        while (true)
+        if (Interlocked.Exchange(ref _running, 1) != 0)
         {
-            await _socket.ReceiveAsync(_routingId, cancellationToken).ConfigureAwait(false);
-
-            // The frames of one message arrive together: the rest are already queued.
-            if (!_routingId.More)
-            {
-                CountDropped();
-                continue;
-            }
-
-            _socket.Receive(_request);
-            if (_request.More)
-            {
-                while (_request.More)
-                {
-                    _socket.Receive(_request);
-                }
-
-                CountDropped();
-                continue;
-            }
-
-            var answered = Dispatch(_request.Data);
-            if (!answered.IsCompletedSuccessfully)
-            {
-                await answered.ConfigureAwait(false);
-            }
+            throw new InvalidOperationException("The responder is already running.");
         }
-    }
 
-    /// <summary>Frees the frames it holds; the socket stays open, its owner disposes it.</summary>
-    public void Dispose()
-    {
-        _routingId.Dispose();
-        _request.Dispose();
+        return ServeAsync(cancellationToken);
     }
 
     internal void CountDropped() => _socket.CountDropped();
@@ -117,14 +91,64 @@ public sealed class ZmqResponder : IDisposable
     internal void SendReply<TReply>(long correlation, in TReply reply)
         where TReply : IMessage<TReply>
     {
-        _socket.Send(_routingId, more: true);
+        _socket.Send(_routingId!, more: true);
         _socket.Send(ZmqMessageFrames.Enveloped(_frame, EnvelopeKind.Reply, correlation, reply));
     }
 
     internal void SendError(long correlation, RequestRejectedException rejection)
     {
-        _socket.Send(_routingId, more: true);
+        _socket.Send(_routingId!, more: true);
         _socket.Send(ZmqMessageFrames.Error(_frame, correlation, rejection));
+    }
+
+    /// <summary>The loop; it owns the two frames it receives into, freed when it ends.</summary>
+    private async Task ServeAsync(CancellationToken cancellationToken)
+    {
+        using var routingId = new ZmqMessage();
+        using var request = new ZmqMessage();
+        _routingId = routingId;
+        try
+        {
+            await ServeFramesAsync(routingId, request, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            _routingId = null;
+            Volatile.Write(ref _running, 0);
+        }
+    }
+
+    private async Task ServeFramesAsync(ZmqMessage routingId, ZmqMessage request, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            await _socket.ReceiveAsync(routingId, cancellationToken).ConfigureAwait(false);
+
+            // The frames of one message arrive together: the rest are already queued.
+            if (!routingId.More)
+            {
+                CountDropped();
+                continue;
+            }
+
+            _socket.Receive(request);
+            if (request.More)
+            {
+                while (request.More)
+                {
+                    _socket.Receive(request);
+                }
+
+                CountDropped();
+                continue;
+            }
+
+            var answered = Dispatch(request.Data);
+            if (!answered.IsCompletedSuccessfully)
+            {
+                await answered.ConfigureAwait(false);
+            }
+        }
     }
 
     private ValueTask Dispatch(ReadOnlySpan<byte> frame)
