@@ -50,17 +50,17 @@ internal sealed class ZmqPendingReply<TReply> : ZmqPendingRequest, IValueTaskSou
         }
     }
 
-    public override bool Complete(int messageId, ReadOnlySpan<byte> body)
+    public override void Complete(int messageId, ReadOnlySpan<byte> body, ZmqSocket socket)
     {
         StopWatchingCancellation();
         if (messageId == TReply.MessageId && ZmqMessageFrames.TryReadBody<TReply>(body, out var reply))
         {
             _core.SetResult(reply);
-            return true;
+            return;
         }
 
+        socket.CountDropped();
         _core.SetException(new MessageFormatException("Envelope.Tag", 0, MessageFault.Malformed, $"a reply {messageId} that does not read as {typeof(TReply).Name} ({TReply.MessageId})"));
-        return false;
     }
 
     public override void Fail(Exception error)

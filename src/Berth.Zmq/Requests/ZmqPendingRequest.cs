@@ -23,8 +23,11 @@ internal abstract class ZmqPendingRequest
         }
     }
 
-    /// <summary>Completes with the reply read from <paramref name="body"/>; false (and failed) when it is not the awaited reply.</summary>
-    public abstract bool Complete(int messageId, ReadOnlySpan<byte> body);
+    /// <summary>
+    /// Completes with the reply read from <paramref name="body"/>; when it is not the awaited reply, counts it dropped
+    /// on <paramref name="socket"/> first, so the caller who sees the failure sees the count.
+    /// </summary>
+    public abstract void Complete(int messageId, ReadOnlySpan<byte> body, ZmqSocket socket);
 
     public abstract void Fail(Exception error);
 

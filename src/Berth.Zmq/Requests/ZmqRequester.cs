@@ -298,9 +298,9 @@ public sealed class ZmqRequester : IDisposable
         {
             pending.Fail(new RequestRejectedException(header.Tag, ZmqMessageFrames.ReadErrorText(body)));
         }
-        else if (!pending.Complete(header.Tag, body))
+        else
         {
-            _socket.CountDropped();
+            pending.Complete(header.Tag, body, _socket);
         }
     }
 

@@ -37,7 +37,7 @@ public sealed class RequestTests : IDisposable
         var rejected = await Assert.ThrowsAsync<RequestRejectedException>(() => requester.RequestAsync<Quote, Price>(new Quote { Symbol = -1 }).AsTask().WaitAsync(Endpoints.Patience));
         Assert.Equal(42, rejected.Code);
         Assert.Equal("no such symbol", rejected.Message);
-        Assert.False(serving.IsCompleted);
+        await StopAsync(serving);
     }
 
     [Fact]
@@ -51,7 +51,7 @@ public sealed class RequestTests : IDisposable
                 return quote.Delay < 0 ? throw new RequestRejectedException(5, "later") : new Price { Symbol = quote.Symbol, Cents = 1 };
             });
         var endpoint = router.BindLoopback();
-        _ = responder.RunAsync(_stop.Token);
+        var serving = responder.RunAsync(_stop.Token);
         using var dealer = _context.Create(ZmqSocketType.Dealer);
         dealer.Connect(endpoint);
         using var requester = new ZmqRequester(dealer);
@@ -59,6 +59,7 @@ public sealed class RequestTests : IDisposable
         Assert.Equal(3, (await requester.RequestAsync<Quote, Price>(new Quote { Symbol = 3 }).AsTask().WaitAsync(Endpoints.Patience)).Symbol);
         var rejected = await Assert.ThrowsAsync<RequestRejectedException>(() => requester.RequestAsync<Quote, Price>(new Quote { Delay = -1 }).AsTask().WaitAsync(Endpoints.Patience));
         Assert.Equal(5, rejected.Code);
+        await StopAsync(serving);
     }
 
     [Fact]
@@ -149,7 +150,7 @@ public sealed class RequestTests : IDisposable
         var responder = new ZmqResponder(router)
             .OnRequest(static (in Quote quote) => new Price { Symbol = quote.Symbol });
         var endpoint = router.BindLoopback();
-        _ = responder.RunAsync(_stop.Token);
+        var serving = responder.RunAsync(_stop.Token);
         using var offender = _context.Create(ZmqSocketType.Dealer);
         offender.Connect(endpoint);
         using var dealer = _context.Create(ZmqSocketType.Dealer);
@@ -165,6 +166,7 @@ public sealed class RequestTests : IDisposable
 
         Assert.Equal(9, (await requester.RequestAsync<Quote, Price>(new Quote { Symbol = 9 }).AsTask().WaitAsync(Endpoints.Patience)).Symbol);
         Assert.Equal(3, router.DroppedMessages);
+        await StopAsync(serving);
     }
 
     [Fact]
@@ -185,6 +187,14 @@ public sealed class RequestTests : IDisposable
         Reply(router, routingId, 1000, new Price());
         await Until(() => dealer.DroppedMessages == 2);
         Assert.Equal(0, requester.LateReplies);
+    }
+
+    /// <summary>Ends the responder's loop, which holds the ROUTER, before the socket is disposed.</summary>
+    private async Task StopAsync(Task serving)
+    {
+        Assert.False(serving.IsCompleted, serving.Exception?.ToString());
+        await _stop.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => serving.WaitAsync(Endpoints.Patience));
     }
 
     private static (byte[] RoutingId, long Correlation, Quote Quote) ReceiveRequest(ZmqSocket router)
