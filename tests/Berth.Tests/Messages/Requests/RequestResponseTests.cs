@@ -248,9 +248,10 @@ public sealed class RequestResponseTests
 
         byte[] reply = [.. BitConverter.GetBytes((int)EnvelopeKind.Reply), .. BitConverter.GetBytes(99L), .. BitConverter.GetBytes(Pong.MessageId), .. new byte[8]];
         offender.SendFrame(reply);
+        Assert.Equal(3, (await peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 3 })).Value);
 
         Assert.True(offender.WaitForClose());
-        Assert.Equal(3, (await peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 3 })).Value);
+        Assert.Equal(4, (await peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 4 })).Value);
     }
 
     [Fact]
