@@ -17,7 +17,7 @@ internal static class AotVsJitResult
     {
         var builds = new ResultTable(
             "builds",
-            $"berth serve per build, {settings.Rounds} interleaved rounds",
+            $"berth serve per build, {settings.Rounds} interleaved round(s)",
             [
                 new("build", CellFormat.Text),
                 new("start to listening", CellFormat.Range),
