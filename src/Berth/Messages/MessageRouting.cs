@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using Berth.Buffers;
 using Berth.Connections;
 using Berth.Connections.Packets;
@@ -10,8 +11,8 @@ public static class MessageRouting
 {
     /// <summary>
     /// Routes packets with <typeparamref name="TMessage"/>'s id to <paramref name="handler"/>, decoded. A body the
-    /// contract rejects closes only that connection with <see cref="DisconnectReason.MalformedFrame"/>; the
-    /// <see cref="MessageFormatException"/> naming the field, offset and fault is the <see cref="DisconnectInfo.Error"/>.
+    /// contract rejects closes only that connection with <see cref="DisconnectReason.MalformedMessage"/>, logging the
+    /// field, offset and fault; the <see cref="MessageFormatException"/> is the <see cref="DisconnectInfo.Error"/>.
     /// </summary>
     /// <exception cref="ArgumentException">The id is already mapped.</exception>
     public static PacketRouter On<TMessage>(this PacketRouter router, MessageHandler<TMessage> handler)
@@ -25,18 +26,22 @@ public static class MessageRouting
     private static void Dispatch<TMessage>(Connection connection, in ReadOnlySequence<byte> payload, MessageHandler<TMessage> handler)
         where TMessage : IMessage<TMessage>
     {
-        TMessage message;
-        try
+        if (TryDecode<TMessage>(connection, payload, out var message))
         {
-            var reader = new PacketReader(payload, TMessage.ByteOrder);
-            message = TMessage.Read(ref reader);
+            handler(connection, message);
         }
-        catch (MessageFormatException e)
+    }
+
+    /// <summary>Decodes a routed body, or closes the connection for it with <see cref="DisconnectReason.MalformedMessage"/>.</summary>
+    internal static bool TryDecode<TMessage>(Connection connection, in ReadOnlySequence<byte> payload, [MaybeNullWhen(false)] out TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        if (MessageReading.TryRead(payload, out message, out var error))
         {
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, e, flush: false);
-            return;
+            return true;
         }
 
-        handler(connection, message);
+        connection.Lifetime.CloseForMalformedMessage(error);
+        return false;
     }
 }

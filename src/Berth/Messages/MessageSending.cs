@@ -5,15 +5,13 @@ namespace Berth.Messages;
 
 /// <summary>
 /// Typed sends on a <see cref="Connection"/>: the message id (little-endian int32, as <see cref="Connections.Packets.PacketRouter"/>
-/// reads it) and the body are serialized straight into the pooled send queue, with no intermediate array.
+/// reads it) and the body, in the contract's byte order, are serialized straight into the pooled send queue, with no
+/// intermediate array.
 /// </summary>
 public static class MessageSending
 {
     /// <summary>Queues <paramref name="message"/> as one frame; false when the queue is full or the connection closing.</summary>
-    /// <exception cref="ArgumentException">
-    /// The contract is big-endian (the send queue writes little-endian; send its bytes with <see cref="Connection.TrySend(ReadOnlySpan{byte})"/>),
-    /// a non-nullable member is null, or a bound is exceeded; nothing is queued.
-    /// </exception>
+    /// <exception cref="ArgumentException">A non-nullable member is null, or a bound is exceeded; nothing is queued.</exception>
     public static bool TrySend<TMessage>(this Connection connection, in TMessage message)
         where TMessage : IMessage<TMessage>
     {
@@ -40,7 +38,10 @@ public static class MessageSending
         public static readonly FrameWriter<TMessage> Write = static (ref PacketWriter writer, TMessage message) =>
         {
             writer.WriteInt32(TMessage.MessageId);
+            var idOrder = writer.Endianness;
+            writer.Endianness = TMessage.ByteOrder;
             TMessage.Write(ref writer, message);
+            writer.Endianness = idOrder;
         };
     }
 }

@@ -18,11 +18,19 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
     private const int Messages = 10_000;
 
     [Theory]
-    [InlineData(HandlerScheduling.Inline)]
-    [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task A_typed_struct_echo_allocates_nothing_per_message(HandlerScheduling scheduling)
+    [InlineData(HandlerScheduling.Inline, false)]
+    [InlineData(HandlerScheduling.ThreadPool, false)]
+    [InlineData(HandlerScheduling.Inline, true)]
+    [InlineData(HandlerScheduling.ThreadPool, true)]
+    public async Task A_typed_struct_echo_allocates_nothing_per_message(HandlerScheduling scheduling, bool withState)
     {
-        var router = new PacketRouter().On(static (Connection connection, in Move move) => connection.TrySend(move with { Tick = move.Tick + 1 }));
+        PacketRouter router = withState
+            ? new MessageRouter<MoveCount>(static _ => new MoveCount()).On(static (Connection connection, MoveCount state, in Move move) =>
+            {
+                state.Moves++;
+                connection.TrySend(move with { Tick = move.Tick + 1 });
+            })
+            : new PacketRouter().On(static (Connection connection, in Move move) => connection.TrySend(move with { Tick = move.Tick + 1 }));
         await using var server = EchoTests.Start(new BerthServerOptions { HandlerScheduling = scheduling }, router);
         using var client = new RawClient(server.EndPoint);
         var packet = RawClient.Frame(TypedTcpTests.Packet(new Move { PlayerId = 7, X = 1, Y = 2, Facing = Direction.North, Tick = 1 }));
@@ -37,7 +45,7 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
             () =>
             {
                 RoundTrips(client, burst, replies, 20_000);
-                return AllocationGrowth.Measure(count => RoundTrips(client, burst, replies, count), Messages, output, $"typed echo, {scheduling}");
+                return AllocationGrowth.Measure(count => RoundTrips(client, burst, replies, count), Messages, output, $"typed echo, {scheduling}, state {withState}");
             },
             CancellationToken.None,
             TaskCreationOptions.LongRunning,
@@ -54,5 +62,10 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
             client.Send(burst);
             client.ReceiveExactly(replies);
         }
+    }
+
+    private sealed class MoveCount
+    {
+        public long Moves;
     }
 }
