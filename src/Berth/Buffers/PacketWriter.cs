@@ -92,6 +92,16 @@ public ref struct PacketWriter
         Acquire(1) = (byte)value;
     }
 
+    /// <summary>
+    /// Returns the next <paramref name="length"/> bytes of output, counted as written, for a serializer that fills a
+    /// span of a size it computed first (Google.Protobuf's <c>WriteTo(Span&lt;byte&gt;)</c>); fill all of it before the next write.
+    /// </summary>
+    public Span<byte> TakeSpan(int length)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(length);
+        return AcquireSpan(length);
+    }
+
     /// <summary>Writes raw bytes as they are.</summary>
     public void WriteBytes(scoped ReadOnlySpan<byte> value)
     {

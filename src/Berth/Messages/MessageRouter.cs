@@ -26,7 +26,7 @@ public class MessageRouter<TState> : PacketRouter
 
     /// <summary>
     /// Routes packets with <typeparamref name="TMessage"/>'s id to <paramref name="handler"/>, decoded, with the
-    /// connection's state; a rejected body closes the connection as <see cref="MessageRouting.On{TMessage}"/> does.
+    /// connection's state; a rejected body closes the connection as <see cref="MessageRouting.On{TMessage}(PacketRouter, MessageHandler{TMessage})"/> does.
     /// </summary>
     /// <exception cref="ArgumentException">The id is already mapped.</exception>
     public MessageRouter<TState> On<TMessage>(MessageHandler<TMessage, TState> handler)
@@ -34,6 +34,22 @@ public class MessageRouter<TState> : PacketRouter
     {
         ArgumentNullException.ThrowIfNull(handler);
         Map(TMessage.MessageId, (Connection connection, in ReadOnlySequence<byte> payload) => Dispatch(connection, payload, handler));
+        return this;
+    }
+
+    /// <summary>As <see cref="On{TMessage}(MessageHandler{TMessage, TState})"/> for a type <paramref name="codec"/> reads.</summary>
+    /// <exception cref="ArgumentException">The id is already mapped.</exception>
+    public MessageRouter<TState> On<TMessage>(MessageCodec<TMessage> codec, MessageHandler<TMessage, TState> handler)
+    {
+        ArgumentNullException.ThrowIfNull(codec);
+        ArgumentNullException.ThrowIfNull(handler);
+        Map(codec.MessageId, (Connection connection, in ReadOnlySequence<byte> payload) =>
+        {
+            if (MessageRouting.TryDecode(connection, codec, payload, out var message))
+            {
+                handler(connection, StateOf(connection), message);
+            }
+        });
         return this;
     }
 

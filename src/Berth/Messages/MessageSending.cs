@@ -31,6 +31,34 @@ public static class MessageSending
         return connection.SendAsync(message, Frames<TMessage>.Write, cancellationToken);
     }
 
+    /// <summary>Queues <paramref name="message"/> as one frame, its body written by <paramref name="codec"/>; otherwise as the generated-contract form.</summary>
+    /// <exception cref="ArgumentException">The body came to more than the codec's bound; nothing is queued.</exception>
+    public static bool TrySend<TMessage>(this Connection connection, MessageCodec<TMessage> codec, TMessage message)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        ArgumentNullException.ThrowIfNull(codec);
+        return connection.TrySend((codec, message), CodecFrames<TMessage>.Write);
+    }
+
+    /// <summary>Queues <paramref name="message"/> as one frame, its body written by <paramref name="codec"/>, answering a full queue as the generated-contract form does.</summary>
+    /// <exception cref="ArgumentException">The body came to more than the codec's bound; nothing is queued.</exception>
+    public static ValueTask SendAsync<TMessage>(this Connection connection, MessageCodec<TMessage> codec, TMessage message, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        ArgumentNullException.ThrowIfNull(codec);
+        return connection.SendAsync((codec, message), CodecFrames<TMessage>.Write, cancellationToken);
+    }
+
+    /// <summary>One cached frame writer per codec message type, the codec and message passed as a value tuple, so a send allocates nothing.</summary>
+    private static class CodecFrames<TMessage>
+    {
+        public static readonly FrameWriter<(MessageCodec<TMessage> Codec, TMessage Message)> Write = static (ref PacketWriter writer, (MessageCodec<TMessage> Codec, TMessage Message) state) =>
+        {
+            writer.WriteInt32(state.Codec.MessageId);
+            state.Codec.Write(ref writer, state.Message);
+        };
+    }
+
     /// <summary>One cached frame writer per contract, so a send allocates no delegate.</summary>
     private static class Frames<TMessage>
         where TMessage : IMessage<TMessage>
