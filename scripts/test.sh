@@ -98,6 +98,10 @@ sample ZmqRequestReply "request/reply ok"
 smoke aot-messages bash -c 'set -o pipefail; dotnet publish tests/Berth.AotMessages -c Release -r linux-x64 -o "$1" && "$1/Berth.AotMessages" | tee /dev/stderr | grep -q "^messages round-tripped$"' \
     aot "$results/aot-messages"
 
+# The Protobuf codec publishes under NativeAOT with no trim or AOT warning and round-trips a message.
+smoke aot-codecs bash -c 'set -o pipefail; dotnet publish tests/Berth.AotCodecs -c Release -r linux-x64 -o "$1" && "$1/Berth.AotCodecs" | tee /dev/stderr | grep -q "^codecs round-tripped$"' \
+    aot "$results/aot-codecs"
+
 # The C# in README.md, docs/ and the package READMEs compiles, and the README's runs.
 smoke doc-snippets bash scripts/check-snippets.sh
 smoke generated-figures bash scripts/render-docs.sh --check
