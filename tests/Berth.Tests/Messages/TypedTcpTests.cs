@@ -34,7 +34,8 @@ public sealed class TypedTcpTests
     [Fact]
     public async Task A_body_its_contract_rejects_closes_only_the_sender_naming_field_offset_and_fault()
     {
-        var options = new BerthServerOptions();
+        var log = new CapturingLoggerFactory();
+        var options = new BerthServerOptions { LoggerFactory = log };
         var router = new RecordingRouter();
         router.On(static (Connection connection, in Move move) => connection.TrySend(move));
         router.On(static (Connection connection, in Chat chat) => connection.TrySend(new Move { PlayerId = chat.Numbers.Length }));
@@ -55,6 +56,8 @@ public sealed class TypedTcpTests
             var error = Assert.IsType<MessageFormatException>(info.Error);
             Assert.Equal(DisconnectReason.MalformedMessage, info.Reason);
             Assert.Equal((MessageFault.CountOverBound, "Chat.Numbers", 4L), (error.Fault, error.Field, error.Offset));
+            await Waits.Until(() => log.Lines.Any(line =>
+                line.StartsWith("Warning: ", StringComparison.Ordinal) && line.EndsWith("closed: MalformedMessage, Chat.Numbers at offset 4: CountOverBound", StringComparison.Ordinal)));
             Assert.True(offender.WaitForClose());
             AssertEchoes(witness, move);
             await Waits.Until(() => server.ConnectionCount == 1);
