@@ -43,6 +43,25 @@ public sealed class MemoryPackCodecTests
     }
 
     [Fact]
+    public async Task A_stateful_router_hands_codec_messages_the_connections_state()
+    {
+        var serverRouter = new MessageRouter<Counter>(static _ => new Counter())
+            .On(PositionCodec, static (Connection connection, Counter counter, in Position p) => connection.TrySend(PositionCodec, p with { Tick = ++counter.Seen }));
+        var replies = System.Threading.Channels.Channel.CreateUnbounded<long>();
+        var clientRouter = new PacketRouter().On(PositionCodec, (Connection connection, in Position p) => replies.Writer.TryWrite(p.Tick));
+        await using var server = new BerthServer(new BerthServerOptions(), serverRouter);
+        server.Start();
+        await using var first = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, clientRouter);
+        var connection = await first.ConnectAsync();
+
+        for (var i = 1; i <= 3; i++)
+        {
+            await connection.SendAsync(PositionCodec, new Position(1, 0, 0, 0, 0));
+            Assert.Equal(i, await replies.Reader.ReadAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(30)));
+        }
+    }
+
+    [Fact]
     public void A_body_memory_pack_rejects_is_a_message_format_error()
     {
         // A string announcing far more UTF-16 characters than the body holds.
@@ -62,6 +81,12 @@ public sealed class MemoryPackCodecTests
 
         Assert.Equal(MessageFault.SizeOverBound, error.Fault);
     }
+}
+
+/// <summary>Per-connection state: how many positions the connection sent.</summary>
+internal sealed class Counter
+{
+    public long Seen;
 }
 
 /// <summary>An unmanaged struct: MemoryPack copies it as one block.</summary>
