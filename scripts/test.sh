@@ -93,6 +93,7 @@ sample PacketRouting "routing ok"
 sample GenericHost "host ok"
 sample ZmqPushPull "push/pull ok"
 sample ZmqRequestReply "request/reply ok"
+sample ChatRoom "chat room ok"
 # Separate processes: a worker is killed with SIGKILL mid-stream and the ledger must still show every request
 # answered to its caller exactly once.
 smoke sample-ZmqBroker bash -c 'set -o pipefail; timeout 300 dotnet samples/ZmqBroker/bin/Release/net10.0/ZmqBroker.dll run | tee /dev/stderr | tail -n 1 | grep -q "^broker ok:"'

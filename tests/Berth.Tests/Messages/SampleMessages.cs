@@ -151,11 +151,11 @@ public sealed partial class Drawing
 }
 
 /// <summary>A room line with its text as a string: the owning form.</summary>
-[Message(40)]
+[Message(42)]
 public sealed partial record SayText([property: Field(0)] int Room, [property: Field(1)] string Text);
 
 /// <summary>The same layout as <see cref="SayText"/> with the text as a view into the frame: the form that allocates nothing.</summary>
-[Message(41)]
+[Message(43)]
 public partial struct SayView
 {
     [Field(0)] public int Room;
