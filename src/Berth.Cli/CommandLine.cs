@@ -25,6 +25,7 @@ internal static class CommandLine
         Tcp.LoadCommand.Create(),
         Soak.SoakCommand.Create(),
         Zmq.ZmqCommand.Create(),
+        Aot.AotVsJitCommand.Create(),
     ];
 
     public static async Task<int> RunAsync(string[] args)

@@ -1,4 +1,5 @@
 using System.Net;
+using Berth.Messages;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -24,12 +25,15 @@ internal static partial class ConnectionLog
     [LoggerMessage(6, LogLevel.Error, "Accepting connections failed")]
     public static partial void AcceptFailed(ILogger logger, Exception exception);
 
-    [LoggerMessage(7, LogLevel.Warning, "Reconnect to {Host}:{Port} failed (attempt {Attempt}); retrying in {Delay}")]
-    public static partial void ReconnectFailed(ILogger logger, string host, int port, int attempt, TimeSpan delay, Exception exception);
+    [LoggerMessage(7, LogLevel.Warning, "Reconnect to {Host}:{Port} failed (attempt {Attempt}); retrying at a random moment within {Window}")]
+    public static partial void ReconnectFailed(ILogger logger, string host, int port, int attempt, TimeSpan window, Exception exception);
 
     [LoggerMessage(8, LogLevel.Error, "The disconnect handler of connection {Id} threw")]
     public static partial void DisconnectHandlerFailed(ILogger logger, long id, Exception exception);
 
     [LoggerMessage(9, LogLevel.Information, "Stopped; {Remaining} connections closed hard after the shutdown timeout")]
     public static partial void Stopped(ILogger logger, int remaining);
+
+    [LoggerMessage(10, LogLevel.Warning, "Connection {Id} closed: MalformedMessage, {Field} at offset {Offset}: {Fault}")]
+    public static partial void MalformedMessage(ILogger logger, long id, string field, long offset, MessageFault fault);
 }

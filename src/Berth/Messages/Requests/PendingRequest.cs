@@ -43,10 +43,12 @@ internal abstract class PendingRequest
         _cancellation = default;
     }
 
+    /// <summary>Clears what tied the instance to its last request, before it goes back to the pool.</summary>
     protected void Forget()
     {
         Table = null;
         Correlation = 0;
+        _cancellation = default;
     }
 
     private void Cancel(CancellationToken token)

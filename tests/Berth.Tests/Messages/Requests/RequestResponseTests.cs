@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Buffers.Binary;
 using Berth.Connections;
 using Berth.Connections.Packets;
 using Berth.Messages.Requests;
@@ -246,9 +248,27 @@ public sealed class RequestResponseTests
 
         byte[] reply = [.. BitConverter.GetBytes((int)EnvelopeKind.Reply), .. BitConverter.GetBytes(99L), .. BitConverter.GetBytes(Pong.MessageId), .. new byte[8]];
         offender.SendFrame(reply);
+        Assert.Equal(3, (await peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 3 })).Value);
 
         Assert.True(offender.WaitForClose());
-        Assert.Equal(3, (await peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 3 })).Value);
+        Assert.Equal(4, (await peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 4 })).Value);
+    }
+
+    [Fact]
+    public async Task A_reply_of_the_wrong_type_fails_its_request_and_closes_the_connection_as_malformed()
+    {
+        // The server answers every request with a reply envelope naming Ping's id where a Pong is awaited.
+        var router = new PacketRouter().Map((int)EnvelopeKind.Request, static (Connection connection, in ReadOnlySequence<byte> afterKind) =>
+        {
+            var correlation = BinaryPrimitives.ReadInt64LittleEndian(afterKind.Slice(0, 8).ToArray());
+            connection.TrySend([.. BitConverter.GetBytes((int)EnvelopeKind.Reply), .. BitConverter.GetBytes(correlation), .. BitConverter.GetBytes(Ping.MessageId), .. new byte[8]]);
+        });
+        await using var peers = await RequestPeers.StartAsync(router);
+
+        var error = await Assert.ThrowsAsync<Berth.Messages.MessageFormatException>(() => peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }).AsTask().Within());
+        Assert.Equal("Envelope.Tag", error.Field);
+        var info = await peers.Connection.Closed.Within();
+        Assert.Equal(DisconnectReason.MalformedFrame, info.Reason);
     }
 
     /// <summary>Routes the first connection to one router and every later one to another.</summary>
@@ -258,7 +278,7 @@ public sealed class RequestResponseTests
 
         public override void OnConnected(Connection connection) => Interlocked.CompareExchange(ref _firstId, connection.Id, 0);
 
-        public override void OnFrame(Connection connection, in System.Buffers.ReadOnlySequence<byte> body) =>
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body) =>
             (connection.Id == Interlocked.Read(ref _firstId) ? first : rest).OnFrame(connection, body);
     }
 
