@@ -14,7 +14,9 @@ namespace Berth.Zmq;
 /// <see cref="RequestRejectedException"/> for the peer's error reply, <see cref="RequestLimitReachedException"/> at
 /// <see cref="RequestOptions.MaxOutstanding"/>, <see cref="SendQueueFullException"/> when the socket's high-water mark
 /// is reached (a request never waits for room), <see cref="MessageFormatException"/> for a reply that is not a
-/// <c>TReply</c>, and <see cref="ObjectDisposedException"/> once the requester is disposed.
+/// <c>TReply</c>, <see cref="ObjectDisposedException"/> once the requester or its socket is disposed, and the
+/// <see cref="ZmqException"/> that ended reading (the context shut down) for every request then waiting, with
+/// <see cref="ObjectDisposedException"/> for any later one.
 /// </summary>
 /// <remarks>
 /// The requester owns the socket until it is disposed: any thread may call <see cref="RequestAsync{TRequest, TReply}(in TRequest, CancellationToken)"/>
@@ -165,12 +167,27 @@ public sealed class ZmqRequester : IDisposable
     /// <summary>Fails every request still waiting with <see cref="ObjectDisposedException"/>; the socket stays open, its owner disposes it.</summary>
     public void Dispose()
     {
+        if (!FailAll(new ObjectDisposedException(nameof(ZmqRequester), "The requester was disposed before the reply came.")))
+        {
+            return;
+        }
+
+        _readiness.Fail(new ObjectDisposedException(nameof(ZmqRequester)));
+        lock (_socketLock)
+        {
+            _incoming.Dispose();
+        }
+    }
+
+    /// <summary>Ends the requester: every request waiting fails with <paramref name="error"/>, later ones are refused; false when already ended.</summary>
+    private bool FailAll(Exception error)
+    {
         ZmqPendingRequest[] waiting;
         lock (_tableLock)
         {
             if (_disposed)
             {
-                return;
+                return false;
             }
 
             _disposed = true;
@@ -179,16 +196,12 @@ public sealed class ZmqRequester : IDisposable
         }
 
         _sweeper.Dispose();
-        _readiness.Fail(new ObjectDisposedException(nameof(ZmqRequester)));
         foreach (var request in waiting)
         {
-            request.Fail(new ObjectDisposedException(nameof(ZmqRequester), "The requester was disposed before the reply came."));
+            request.Fail(error);
         }
 
-        lock (_socketLock)
-        {
-            _incoming.Dispose();
-        }
+        return true;
     }
 
     internal ZmqPendingRequest? TryRemove(long correlation)
@@ -242,9 +255,10 @@ public sealed class ZmqRequester : IDisposable
                 await new ValueTask(_readiness, token).ConfigureAwait(false);
             }
         }
-        catch (ObjectDisposedException)
+        catch (Exception e) when (e is ObjectDisposedException or ZmqException)
         {
-            // The requester or its socket was disposed: nothing is left to read.
+            // The requester, its socket or its context ended: nothing more will be read, so no request may wait on.
+            FailAll(e);
         }
     }
 

@@ -189,6 +189,24 @@ public sealed class RequestTests : IDisposable
         Assert.Equal(0, requester.LateReplies);
     }
 
+    [Fact]
+    public async Task Shutting_the_context_down_fails_a_waiting_request_instead_of_leaving_it_to_its_timeout()
+    {
+        var context = new ZmqContext();
+        var router = context.Create(ZmqSocketType.Router);
+        var dealer = context.Create(ZmqSocketType.Dealer);
+        dealer.Connect(router.BindLoopback());
+        using var requester = new ZmqRequester(dealer, new RequestOptions { Timeout = Timeout.InfiniteTimeSpan });
+
+        var request = requester.RequestAsync<Quote, Price>(new Quote { Symbol = 1 }).AsTask();
+        ReceiveRequest(router);
+        context.Dispose();
+
+        var failure = await Assert.ThrowsAnyAsync<Exception>(() => request.WaitAsync(Endpoints.Patience));
+        Assert.True(failure is ObjectDisposedException or ZmqException, failure.ToString());
+        Assert.Equal(0, requester.Outstanding);
+    }
+
     /// <summary>Ends the responder's loop, which holds the ROUTER, before the socket is disposed.</summary>
     private async Task StopAsync(Task serving)
     {
