@@ -80,6 +80,8 @@ public sealed partial class ZmqSocket
             Interlocked.MemoryBarrierProcessWide();
             if (Volatile.Read(ref owner.Inside) == this)
             {
+                // The owner stays the owner: a later claim must look at its slot again while it is inside.
+                Volatile.Write(ref _owner, owner);
                 Volatile.Write(ref _state, Idle);
                 ThrowNotIdle(Busy);
             }
