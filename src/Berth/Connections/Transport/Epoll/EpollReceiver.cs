@@ -9,9 +9,11 @@ namespace Berth.Connections.Transport.Epoll;
 /// the receive with the event loop, which finishes it on its own thread and runs the awaiting receive loop inline.
 /// An empty buffer waits for readability only, so an idle connection needs no receive buffer. Once a receive left the
 /// socket empty (it got fewer bytes than it asked for, or none), every later arrival raises an edge, so that wait
-/// makes no syscall: it ends on the next edge. A receive that follows such a wait and finds nothing after all (the
-/// edge was for bytes already taken) completes with <see cref="ConnectionTransport.NothingReceived"/> instead of
-/// waiting, so the caller can give its buffer back before it waits again.
+/// makes no syscall: it ends on the next edge. A short receive proves nothing once the peer closed or the socket
+/// failed (the end of the stream stays readable and raises no further edge), so from then on the wait asks the
+/// socket. A receive that follows a wait ended by an edge alone and finds nothing after all (the edge was for bytes
+/// already taken) completes with <see cref="ConnectionTransport.NothingReceived"/> instead of waiting, so the caller
+/// can give its buffer back before it waits again.
 /// </summary>
 internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwaitable<int>
 {
@@ -26,6 +28,9 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
     // The socket was empty after the receive that began at edge count _emptiedAt: only a later edge brings more.
     private bool _emptied;
     private int _emptiedAt;
+
+    // Set before the edge that reported the peer's close or an error is counted, so a receive that observed that edge sees it.
+    private volatile bool _ended;
 
     // The last readability wait ended on an edge alone, without a syscall confirming there is something to read.
     private bool _unconfirmed;
@@ -55,9 +60,14 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
     /// </summary>
     public void Abort() => _aborted = true;
 
-    /// <summary>On the loop, for an event that may make the socket readable.</summary>
-    public void OnReadable()
+    /// <summary>On the loop, for an event that may make the socket readable; <paramref name="ended"/> when it reports the peer's close or an error.</summary>
+    public void OnReadable(bool ended)
     {
+        if (ended)
+        {
+            _ended = true;
+        }
+
         if (_handoff.Signal())
         {
             Resume();
@@ -120,7 +130,7 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
                 }
 
                 received = (int)result;
-                _emptied = received < _buffer.Length;
+                _emptied = received < _buffer.Length && !_ended;
                 _emptiedAt = observed;
                 return true;
             }
