@@ -12,7 +12,6 @@ namespace Berth.Connections.Send;
 internal sealed class SendQueue
 {
     private readonly Lock _lock = new();
-    private long _acceptedAtLastLook = -1;
     private readonly LengthFieldFormat _format;
     private readonly FrameEncoder _encoder;
     private readonly long _limit;
@@ -27,6 +26,7 @@ internal sealed class SendQueue
     private long _queuedFrames;
     private bool _closed;
     private TaskCompletionSource? _room;
+    private long _acceptedAtLastLook = -1;
 
     public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize, BerthMetrics metrics)
     {
