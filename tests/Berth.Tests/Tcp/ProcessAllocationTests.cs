@@ -44,24 +44,31 @@ public sealed class ProcessAllocationTests(ITestOutputHelper output)
         await using var server = EchoTests.Start(serverOptions, serverSide);
         var clientSide = new Echo(sendAsync);
         var clients = new List<BerthClient>();
+        BerthClientOptions NewClientOptions() => new()
+        {
+            Port = server.EndPoint.Port,
+            HandlerScheduling = scheduling,
+            Tls = tls
+                ? new SslClientAuthenticationOptions
+                {
+                    TargetHost = "localhost",
+                    RemoteCertificateValidationCallback = (_, cert, _, _) => cert?.GetCertHashString() == certificate!.GetCertHashString(),
+                }
+                : null,
+        };
+
         try
         {
+            // Large frames: the clients share one options object, so one buffer pool and one timeout sweeper, as a
+            // server's connections do. Each options object otherwise has its own: 100 small pools, each releasing the
+            // arrays it did not need over its last interval, rent 64 KiB arrays again every few seconds of
+            // fluctuating traffic, and 100 sweepers each take a turn every second, which over the seconds a 64 KiB
+            // run lasts outgrows the allowance without any of it being per message.
+            var shared = bodyLength > InFlightBytes / Pipeline ? NewClientOptions() : null;
             for (var i = 0; i < Connections; i++)
             {
-                var client = new BerthClient(
-                    new BerthClientOptions
-                    {
-                        Port = server.EndPoint.Port,
-                        HandlerScheduling = scheduling,
-                        Tls = tls
-                            ? new SslClientAuthenticationOptions
-                            {
-                                TargetHost = "localhost",
-                                RemoteCertificateValidationCallback = (_, cert, _, _) => cert?.GetCertHashString() == certificate!.GetCertHashString(),
-                            }
-                            : null,
-                    },
-                    clientSide);
+                var clientOptions = shared ?? NewClientOptions();
+                var client = new BerthClient(clientOptions, clientSide);
                 clients.Add(client);
                 var connection = await client.ConnectAsync().Within();
                 for (var frame = 0; frame < pipeline; frame++)
