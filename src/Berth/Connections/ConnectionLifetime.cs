@@ -204,11 +204,12 @@ internal sealed class ConnectionLifetime
 
     /// <summary>
     /// Lets go of the record of where sent frames end once the peer has acknowledged everything written, so a quiet
-    /// connection holds no array for it. Asks the socket only when everything queued was written since the last time.
+    /// connection holds no array for it. Asks the socket only when everything queued was written and no frame was
+    /// queued since the previous sweep, so a busy connection costs no system call here.
     /// </summary>
     public void ForgetAcknowledgedFrames()
     {
-        if (_queue.AwaitsAcknowledgement)
+        if (_queue.QuietAndAwaitingAcknowledgement())
         {
             _queue.ForgetAcknowledged(_transport.Acknowledged);
         }
