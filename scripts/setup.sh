@@ -7,6 +7,7 @@
 #   bash scripts/setup.sh --zmq      + libzmq5: Berth.Zmq, berth zmq echo, the ZeroMQ samples
 #   bash scripts/setup.sh --native   + libzmq5, libzmq3-dev, gcc: berth zmq bench and the C programs in bench/native
 #   bash scripts/setup.sh --java     + a JDK 17 and JeroMQ: the Java programs in bench/java, the interop tests' peer
+#   bash scripts/setup.sh --balancer + haproxy: tests/Berth.Balancer.Tests and berth rolling-restart
 #   bash scripts/setup.sh --tests    all of the above and iproute2 (`ip`, for the network fault tests' namespaces):
 #                                    what scripts/test.sh and scripts/report.sh run
 set -euo pipefail
@@ -18,7 +19,8 @@ while (($#)); do
         --zmq) packages+=(libzmq5) ;;
         --native) packages+=(libzmq5 libzmq3-dev gcc) ;;
         --java) packages+=(openjdk-17-jdk-headless libjeromq-java) ;;
-        --tests) packages+=(libzmq5 libzmq3-dev gcc openjdk-17-jdk-headless libjeromq-java iproute2) ;;
+        --balancer) packages+=(haproxy) ;;
+        --tests) packages+=(libzmq5 libzmq3-dev gcc openjdk-17-jdk-headless libjeromq-java iproute2 haproxy) ;;
         *) echo "setup: unknown option $1 (see the header of scripts/setup.sh)" >&2; exit 2 ;;
     esac
     shift
