@@ -11,7 +11,8 @@ public sealed class BalancerCollection;
 /// <summary>
 /// The real haproxy (bash scripts/setup.sh --balancer) in front of two <c>berth serve</c> processes on loopback: the
 /// backends see each client's address, a spoofed header is refused, a backend given SIGTERM is marked down before it
-/// stops accepting, and a rolling restart accounts for every frame. One at a time: each runs three processes.
+/// stops accepting, and a rolling restart accounts for every frame; nginx's stream module passes the address too.
+/// One at a time: each runs up to three processes.
 /// </summary>
 [Collection(nameof(BalancerTests))]
 public sealed class BalancerTests(ITestOutputHelper output)
@@ -22,7 +23,7 @@ public sealed class BalancerTests(ITestOutputHelper output)
     [Fact]
     public async Task BackendsSeeEachClientsOwnAddress()
     {
-        await using var balancer = await Balancer.StartAsync(TimeSpan.FromSeconds(1));
+        await using var balancer = await BalancedBackends.StartAsync(TimeSpan.FromSeconds(1));
         using var first = await FramedSocket.ConnectAsync(ClientAddress, balancer.Haproxy.Port);
         using var second = await FramedSocket.ConnectAsync(ClientAddress, balancer.Haproxy.Port);
         foreach (var client in new[] { first, second })
@@ -38,9 +39,19 @@ public sealed class BalancerTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task NginxsStreamModuleGivesTheBackendEachClientsOwnAddress()
+    {
+        await using var backend = await Backend.StartAsync("a", TimeSpan.Zero);
+        await using var nginx = await NginxStream.StartAsync(backend);
+        using var client = await FramedSocket.ConnectAsync(ClientAddress, nginx.Port);
+        Assert.Equal("ping"u8.ToArray(), await client.EchoAsync("ping"u8.ToArray()));
+        Assert.EndsWith($" from 127.0.0.3:{client.LocalEndPoint.Port}", await backend.ConnectionFromAsync(client.LocalEndPoint));
+    }
+
+    [Fact]
     public async Task ASpoofedHeaderFromAnUntrustedAddressIsRefusedWhileAWitnessKeepsEchoing()
     {
-        await using var balancer = await Balancer.StartAsync(TimeSpan.FromSeconds(1));
+        await using var balancer = await BalancedBackends.StartAsync(TimeSpan.FromSeconds(1));
         using var witness = await FramedSocket.ConnectAsync(ClientAddress, balancer.Haproxy.Port);
         Assert.Equal("before"u8.ToArray(), await witness.EchoAsync("before"u8.ToArray()));
 
@@ -62,7 +73,7 @@ public sealed class BalancerTests(ITestOutputHelper output)
     [Fact]
     public async Task ABackendGivenSigtermIsMarkedDownBeforeItStopsAndNewConnectionsGoToTheOther()
     {
-        await using var balancer = await Balancer.StartAsync(TimeSpan.FromSeconds(5));
+        await using var balancer = await BalancedBackends.StartAsync(TimeSpan.FromSeconds(5));
         using var first = await FramedSocket.ConnectAsync(ClientAddress, balancer.Haproxy.Port);
         using var second = await FramedSocket.ConnectAsync(ClientAddress, balancer.Haproxy.Port);
         Assert.Equal("a"u8.ToArray(), await first.EchoAsync("a"u8.ToArray()));

@@ -6,9 +6,9 @@ namespace Berth.Balancer.Tests;
 /// The real haproxy fronting two <c>berth serve</c> processes, as <c>berth rolling-restart</c> runs them: PROXY v2
 /// from 127.0.0.1 only, a TCP check of each health port, redispatch. Everything is killed on dispose.
 /// </summary>
-internal sealed class Balancer : IAsyncDisposable
+internal sealed class BalancedBackends : IAsyncDisposable
 {
-    private Balancer(Backend a, Backend b, HaproxyProcess haproxy)
+    private BalancedBackends(Backend a, Backend b, HaproxyProcess haproxy)
     {
         A = a;
         B = b;
@@ -21,11 +21,11 @@ internal sealed class Balancer : IAsyncDisposable
 
     public HaproxyProcess Haproxy { get; }
 
-    public static async Task<Balancer> StartAsync(TimeSpan drainDelay)
+    public static async Task<BalancedBackends> StartAsync(TimeSpan drainDelay)
     {
         var a = await Backend.StartAsync("a", drainDelay);
         var b = await Backend.StartAsync("b", drainDelay);
-        return new Balancer(a, b, await HaproxyProcess.StartAsync([a, b]));
+        return new BalancedBackends(a, b, await HaproxyProcess.StartAsync([a, b]));
     }
 
     public async ValueTask DisposeAsync()
