@@ -93,6 +93,9 @@ sample PacketRouting "routing ok"
 sample GenericHost "host ok"
 sample ZmqPushPull "push/pull ok"
 sample ZmqRequestReply "request/reply ok"
+# Separate processes: a worker is killed with SIGKILL mid-stream and the ledger must still show every request
+# answered to its caller exactly once.
+smoke sample-ZmqBroker bash -c 'set -o pipefail; timeout 300 dotnet samples/ZmqBroker/bin/Release/net10.0/ZmqBroker.dll run | tee /dev/stderr | tail -n 1 | grep -q "^broker ok:"'
 
 # Generated message code publishes under NativeAOT with no trim or AOT warning and round-trips every contract shape.
 smoke aot-messages bash -c 'set -o pipefail; dotnet publish tests/Berth.AotMessages -c Release -r linux-x64 -o "$1" && "$1/Berth.AotMessages" | tee /dev/stderr | grep -q "^messages round-tripped$"' \
