@@ -159,9 +159,16 @@ public sealed class BerthServer : IAsyncDisposable
         {
             // Idle connections close first; an active one closes at its next frame boundary, so the frame it is
             // receiving is delivered and its reply flushed before the close, all within the shutdown timeout.
-            while (CloseConnectionsBetweenFrames() > 0)
+            var active = CloseConnectionsBetweenFrames();
+            if (active > 0)
+            {
+                ConnectionLog.WaitingForFrameBoundaries(_logger, active);
+            }
+
+            while (active > 0)
             {
                 await Task.Delay(FrameBoundaryPollInterval, deadline.Token).ConfigureAwait(false);
+                active = CloseConnectionsBetweenFrames();
             }
 
             if (Volatile.Read(ref _open) == 0)

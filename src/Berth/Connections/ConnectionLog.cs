@@ -32,4 +32,7 @@ internal static partial class ConnectionLog
 
     [LoggerMessage(9, LogLevel.Information, "Stopped; {Remaining} connections closed hard after the shutdown timeout")]
     public static partial void Stopped(ILogger logger, int remaining);
+
+    [LoggerMessage(10, LogLevel.Information, "Stopping: idle connections closed; {Active} active connections close at their next frame boundary")]
+    public static partial void WaitingForFrameBoundaries(ILogger logger, int active);
 }

@@ -1,5 +1,5 @@
-using System.Net;
 using Berth.Connections;
+using Microsoft.Extensions.Logging;
 
 namespace Berth.Tests.Tcp;
 
@@ -12,7 +12,8 @@ public sealed class DrainingStopTests
     [Fact]
     public async Task AStopClosesIdleConnectionsFirstAndAnActiveOneAfterItsFrameIsEchoed()
     {
-        var options = new BerthServerOptions { ShutdownTimeout = TimeSpan.FromMinutes(5) };
+        var log = new StopLog();
+        var options = new BerthServerOptions { ShutdownTimeout = TimeSpan.FromMinutes(5), LoggerFactory = log };
         var server = EchoTests.Start(options, new EchoHandler());
         using var idle = new RawClient(server.EndPoint);
         using var active = new RawClient(server.EndPoint);
@@ -28,6 +29,7 @@ public sealed class DrainingStopTests
         var activeConnection = server.Connections.Single(c => c.Lifetime.Activity.PartialFrameSinceTicks != 0);
 
         var stopping = server.StopAsync();
+        Assert.Equal(1, await log.ActiveAfterFirstPass.Within());
         Assert.True(idle.WaitForClose());
         Assert.True(activeConnection.IsConnected);
 
@@ -42,5 +44,36 @@ public sealed class DrainingStopTests
         Assert.Equal(DisconnectReason.ServerStopping, closed.Reason);
         Assert.Equal(0, closed.UnsentFrames);
         Assert.Equal(0, options.BufferPool.Outstanding);
+    }
+
+    /// <summary>Catches the server's word that its first pass over the connections is done, and how many it left open.</summary>
+    private sealed class StopLog : ILoggerFactory, ILogger
+    {
+        private readonly TaskCompletionSource<int> _activeAfterFirstPass = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public Task<int> ActiveAfterFirstPass => _activeAfterFirstPass.Task;
+
+        public ILogger CreateLogger(string categoryName) => this;
+
+        public void AddProvider(ILoggerProvider provider)
+        {
+        }
+
+        public void Dispose()
+        {
+        }
+
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        {
+            if (eventId.Id == 10 && state is IReadOnlyList<KeyValuePair<string, object?>> values)
+            {
+                _activeAfterFirstPass.TrySetResult((int)values.First(v => v.Key == "Active").Value!);
+            }
+        }
     }
 }
