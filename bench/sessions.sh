@@ -68,7 +68,7 @@ run_client() {
     if [ "$client" = dotnet ]; then
         "${berth[@]}" load --port "$port" --connections "$connections" --rate 1 --size-min 4096 --size-max 16384 \
             --pipeline 16 --warmup "$warmup" --duration "$duration" --data "$json" > "$out/$1-$2.out" 2>&1 || true
-        read -r p50 p99 errors < <(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tables"]["load"]; c=[x["name"] for x in t["columns"]]; r=t["rows"][0]; print(r[c.index("p50 µs")]/1e3, r[c.index("p99 µs")]/1e3, r[c.index("errors")])' "$json")
+        read -r p50 p99 errors < <(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tables"]["load"]; c=[x["name"] for x in t["columns"]]; r=t["rows"][0]; print(r[c.index("p50")]/1e3, r[c.index("p99")]/1e3, r[c.index("errors")])' "$json")
     else
         artifacts/compare/berth-load --port "$port" --connections "$connections" --rate 1 --size 10240 --pipeline 16 \
             --warmup "$warmup" --duration "$duration" > "$out/$1-$2.out" 2>&1 || true

@@ -26,6 +26,7 @@ internal static class CommandLine
         Soak.SoakCommand.Create(),
         Balancer.RollingRestartCommand.Create(),
         Zmq.ZmqCommand.Create(),
+        Aot.AotVsJitCommand.Create(),
     ];
 
     public static async Task<int> RunAsync(string[] args)

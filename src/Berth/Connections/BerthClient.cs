@@ -10,7 +10,7 @@ namespace Berth.Connections;
 /// <summary>
 /// The client side: connects by host name or address within a timeout and runs one <see cref="Connection"/> with the
 /// <see cref="ConnectionHandler"/> it was given. With <see cref="BerthClientOptions.Reconnect"/>, a lost connection is
-/// replaced after a delay that doubles per failed attempt, with jitter, until the client is disposed.
+/// replaced after a random delay within a window that doubles per failed attempt, until the client is disposed.
 /// </summary>
 public sealed class BerthClient : IAsyncDisposable
 {
@@ -137,25 +137,26 @@ public sealed class BerthClient : IAsyncDisposable
 
     private async Task ReconnectAsync()
     {
-        var delay = _options.ReconnectInitialDelay;
+        var window = ReconnectWindow.First(_options, _options.Timeouts.Clients);
         for (var attempt = 1; !_disposing.IsCancellationRequested; attempt++)
         {
-            // Half to all of the delay, so clients cut off together do not all come back in the same instant.
-            var jittered = delay * (0.5 + (Random.Shared.NextDouble() / 2));
+            var delay = ReconnectWindow.Draw(window);
+            _options.ReconnectScheduled?.Invoke(delay, window);
             try
             {
-                await Task.Delay(jittered, _disposing.Token).ConfigureAwait(false);
+                await Task.Delay(delay, _disposing.Token).ConfigureAwait(false);
                 await ConnectAsync(_disposing.Token).ConfigureAwait(false);
                 return;
             }
-            catch (OperationCanceledException) when (_disposing.IsCancellationRequested)
+            catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException && _disposing.IsCancellationRequested)
             {
+                // Disposed while waiting or just before connecting: no attempt is left to make.
                 return;
             }
             catch (Exception e) when (e is SocketException or TimeoutException or AuthenticationException or IOException)
             {
-                delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, _options.ReconnectMaxDelay.Ticks));
-                ConnectionLog.ReconnectFailed(_logger, _options.Host, _options.Port, attempt, delay, e);
+                window = ReconnectWindow.Next(_options, window);
+                ConnectionLog.ReconnectFailed(_logger, _options.Host, _options.Port, attempt, window, e);
             }
         }
     }

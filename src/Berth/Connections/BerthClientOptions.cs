@@ -21,10 +21,14 @@ public sealed class BerthClientOptions : ConnectionOptions
     /// <summary>Reconnect after the connection is lost for any reason but <see cref="BerthClient.DisposeAsync"/> or <see cref="Connection.Close()"/>. Default false.</summary>
     public bool Reconnect { get; set; }
 
-    /// <summary>Wait before the first reconnect attempt; it doubles after each failure, with jitter. Default 100 ms.</summary>
+    /// <summary>
+    /// The window the first reconnect attempt waits within: a uniformly random time in it, widened to 0.1 ms per client
+    /// made from these options (1 s for 10,000), so clients cut off together come back spread out rather than at once.
+    /// The window doubles after each failed attempt, up to <see cref="ReconnectMaxDelay"/>. Default 100 ms.
+    /// </summary>
     public TimeSpan ReconnectInitialDelay { get; set; } = TimeSpan.FromMilliseconds(100);
 
-    /// <summary>Longest wait between reconnect attempts. Default 10 s.</summary>
+    /// <summary>The widest a reconnect window grows by doubling (a window widened for many clients may start wider). Default 10 s.</summary>
     public TimeSpan ReconnectMaxDelay { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>When set, the client connects to this Unix domain socket path; <see cref="Host"/> and <see cref="Port"/> are not used.</summary>
@@ -32,6 +36,9 @@ public sealed class BerthClientOptions : ConnectionOptions
 
     /// <summary>When set, the client speaks TLS with these settings.</summary>
     public SslClientAuthenticationOptions? Tls { get; set; }
+
+    /// <summary>Sees each reconnect delay as it is drawn, with the window it was drawn from: the spread is testable without timing.</summary>
+    internal Action<TimeSpan, TimeSpan>? ReconnectScheduled { get; set; }
 
     /// <summary>The timeout sweeper the clients made from these options share.</summary>
     internal ClientTimeouts Timeouts { get; } = new();

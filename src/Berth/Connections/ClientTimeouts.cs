@@ -39,6 +39,18 @@ internal sealed class ClientTimeouts
         }
     }
 
+    /// <summary>Clients made from the options and not yet disposed.</summary>
+    public int Clients
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _clients;
+            }
+        }
+    }
+
     public void Track(Connection connection) => _connections[connection.Id] = connection;
 
     public void Forget(Connection connection) => _connections.TryRemove(connection.Id, out _);

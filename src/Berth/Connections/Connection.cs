@@ -3,6 +3,7 @@ using System.Net;
 using Berth.Framing;
 using Berth.Connections.Send;
 using Berth.Connections.Transport;
+using Berth.Messages.Requests;
 using Berth.Unix;
 using Microsoft.Extensions.Logging;
 
@@ -19,6 +20,7 @@ public sealed class Connection
     private static long s_lastId;
     private readonly SendQueue _queue;
     private readonly SendWakeup _sendWakeup = new();
+    private PendingRequests? _requests;
 
     internal Connection(
         long id,
@@ -32,6 +34,7 @@ public sealed class Connection
         Options = options;
         Logger = logger;
         Metrics = BerthMetrics.For(options.MeterFactory);
+        HandlerSlots = new HandlerSlots(options.Requests.MaxInFlightHandlers);
         _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize, Metrics);
         Lifetime = new ConnectionLifetime(this, transport, _queue, _sendWakeup, handler, onClosed);
         LocalEndPoint = transport.LocalEndPoint;
@@ -76,6 +79,28 @@ public sealed class Connection
 
     /// <summary>How this connection starts and ends; everything that closes it goes through this.</summary>
     internal ConnectionLifetime Lifetime { get; }
+
+    /// <summary>The asynchronous request handlers running for this connection, which the receive path is bounded by.</summary>
+    internal HandlerSlots HandlerSlots { get; }
+
+    /// <summary>The requests awaiting replies; null until the first request.</summary>
+    internal PendingRequests? PendingRequests => Volatile.Read(ref _requests);
+
+    /// <summary>The requests awaiting replies, created with the first request.</summary>
+    internal PendingRequests Requests
+    {
+        get
+        {
+            var requests = Volatile.Read(ref _requests);
+            if (requests is null)
+            {
+                Interlocked.CompareExchange(ref _requests, new PendingRequests(Options.Requests.MaxOutstanding), null);
+                requests = _requests;
+            }
+
+            return requests;
+        }
+    }
 
     /// <summary>
     /// Queues a frame carrying <paramref name="body"/>; false when the queue is full or the connection closing. From
@@ -173,6 +198,16 @@ public sealed class Connection
     }
 
     internal static long NextId() => Interlocked.Increment(ref s_lastId);
+
+    /// <summary>Completes when some queued bytes were written or the connection closed.</summary>
+    internal Task RoomAvailable() => _queue.RoomAvailable();
+
+    /// <summary>The connection is closing: pending requests fail, and a receive paused on the handler bound wakes.</summary>
+    internal void EndRequests()
+    {
+        PendingRequests?.End();
+        HandlerSlots.Freed.Set();
+    }
 
     private bool Accepted(AppendResult result)
     {

@@ -87,6 +87,7 @@ internal sealed class ConnectionLifetime
         _flushOnClose = flush;
         _queue.Close();
         _closing = true;
+        _connection.EndRequests();
         if (!flush)
         {
             _transport.Abort();
@@ -175,7 +176,7 @@ internal sealed class ConnectionLifetime
         var format = Options.Format;
         var largestFrame = format.HeaderLength + format.MaxBodyLength;
         var ring = new RingBuffer(Math.Min(Options.ReceiveBufferSize, largestFrame), largestFrame, Options.BufferPool);
-        var gate = new SendGate(_queue, _wakeup);
+        var gate = new SendGate(_queue, _wakeup, _connection.HandlerSlots);
         var delivery = new FrameDelivery(_connection, _handler, new FrameDecoder(format), gate, _connection.Metrics, this);
         _ = Task.Run(new ReceiveLoop(_transport, ring, delivery, gate, this).RunAsync);
         _ = Task.Run(new SendLoop(_transport, _queue, _wakeup, this).RunAsync);

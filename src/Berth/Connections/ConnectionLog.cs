@@ -24,8 +24,8 @@ internal static partial class ConnectionLog
     [LoggerMessage(6, LogLevel.Error, "Accepting connections failed")]
     public static partial void AcceptFailed(ILogger logger, Exception exception);
 
-    [LoggerMessage(7, LogLevel.Warning, "Reconnect to {Host}:{Port} failed (attempt {Attempt}); retrying in {Delay}")]
-    public static partial void ReconnectFailed(ILogger logger, string host, int port, int attempt, TimeSpan delay, Exception exception);
+    [LoggerMessage(7, LogLevel.Warning, "Reconnect to {Host}:{Port} failed (attempt {Attempt}); retrying at a random moment within {Window}")]
+    public static partial void ReconnectFailed(ILogger logger, string host, int port, int attempt, TimeSpan window, Exception exception);
 
     [LoggerMessage(8, LogLevel.Error, "The disconnect handler of connection {Id} threw")]
     public static partial void DisconnectHandlerFailed(ILogger logger, long id, Exception exception);

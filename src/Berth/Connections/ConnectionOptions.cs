@@ -3,6 +3,7 @@ using System.Diagnostics.Metrics;
 using System.Net.Sockets;
 using Berth.Buffers;
 using Berth.Framing;
+using Berth.Messages.Requests;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -96,6 +97,9 @@ public class ConnectionOptions
     /// </summary>
     public IMeterFactory? MeterFactory { get; set; }
 
+    /// <summary>The timeout and bounds of request/response on each connection.</summary>
+    public RequestOptions Requests { get; set; } = new();
+
     internal void ApplyTo(Socket socket)
     {
         if (socket.AddressFamily == AddressFamily.Unix)
@@ -113,6 +117,8 @@ public class ConnectionOptions
         ArgumentNullException.ThrowIfNull(Format);
         ArgumentNullException.ThrowIfNull(BufferPool);
         ArgumentNullException.ThrowIfNull(LoggerFactory);
+        ArgumentNullException.ThrowIfNull(Requests);
+        Requests.Validate();
         ArgumentOutOfRangeException.ThrowIfLessThan(SendQueueLimit, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(ReceiveBufferSize, 16);
         ArgumentOutOfRangeException.ThrowIfLessThan(SendSegmentSize, 16);

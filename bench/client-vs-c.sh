@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Berth's own client against the C load generator, both driving the C epoll echo: `berth load` and
+# bench/native/load in interleaved rounds, each round a back-to-back pair of the same workload against a fresh C echo.
+#   sessions  10,000 connections, one 10 KiB request per second each (--rate 1, the same body size for both clients),
+#             each round trip timed from when its request was due; target: berth load's p99 within 1.5x the C client's
+#   closed    64 B x 100 connections, pipeline 16, as fast as echoes return; target: berth load >= 0.9x the C client's msg/s
+# Writes a berth-result/1 file (docs/RESULTS.md) with every round, its ratio and the median ratio, and prints it.
+#
+#   bash bench/client-vs-c.sh                                   3 rounds, 10,000 sessions, 5 s warm-up + 20 s per run
+#   bash bench/client-vs-c.sh --rounds 5 --data docs/data/tcp/client-vs-c.json
+#   bash bench/client-vs-c.sh --rounds 1 --connections 200 --warmup 0.5 --duration 1    a smoke run, not a measurement
+#
+# Needs gcc (bash scripts/setup.sh --compare) and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+invocation="bash bench/client-vs-c.sh${*:+ $*}"
+
+rounds=3
+connections=10000
+warmup=5
+duration=20
+data=artifacts/client-vs-c/result.json
+while (($#)); do
+    case "$1" in
+        --rounds) rounds="$2"; shift 2 ;;
+        --connections) connections="$2"; shift 2 ;;
+        --warmup) warmup="$2"; shift 2 ;;
+        --duration) duration="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        *) echo "client-vs-c: unknown option $1 (see the header of bench/client-vs-c.sh)" >&2; exit 2 ;;
+    esac
+done
+
+out=artifacts/client-vs-c
+mkdir -p "$out" "$(dirname "$data")"
+bash bench/native/echo/build.sh artifacts/compare > /dev/null
+bash bench/native/load/build.sh artifacts/compare > /dev/null
+dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
+berth=(dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll)
+# Both clients raise their own soft limit; the echo needs one descriptor per session too.
+ulimit -n "$(ulimit -Hn)" 2> /dev/null || true
+
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
+stat_start=$(head -1 /proc/stat)
+self_start=$(cut -d' ' -f14-17 "/proc/$$/stat")
+rows="$out/rounds.tsv"
+: > "$rows"
+
+# Starts a fresh C echo, waits for its "listening on HOST:PORT" line, sets $echo_pid and $port.
+start_echo() {
+    local log=$1
+    rm -f "$log"
+    artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$log" 2>&1 &
+    echo_pid=$!
+    for _ in $(seq 100); do
+        port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" 2> /dev/null | head -1 | sed 's/.*://') || true
+        [ -n "$port" ] && return 0
+        sleep 0.1
+    done
+    echo "client-vs-c: the C echo did not start: $(tail -3 "$log")" >&2
+    exit 1
+}
+
+stop_echo() {
+    kill "$echo_pid" 2> /dev/null || true
+    wait "$echo_pid" 2> /dev/null || true
+}
+
+# run WORKLOAD CLIENT ROUND: one run against a fresh echo; appends "workload client round msg/s p50 p99 errors idle".
+run() {
+    local workload=$1 client=$2 round=$3 args file="$out/$1-$2-$3"
+    if [ "$workload" = sessions ]; then
+        args=(--connections "$connections" --rate 1 --size 10240 --pipeline 16)
+    else
+        args=(--connections 100 --size 64 --pipeline 16)
+    fi
+    start_echo "$file.echo.log"
+    if [ "$client" = berth ]; then
+        "${berth[@]}" load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" --data "$file.json" > "$file.out" 2>&1 || true
+        python3 - "$file.json" "$workload" "$client" "$round" >> "$rows" <<'PY'
+import json, sys
+table = json.load(open(sys.argv[1]))["tables"]["load"]
+row = dict(zip([c["name"] for c in table["columns"]], table["rows"][0]))
+print("\t".join(sys.argv[2:5] + [str(row[k]) for k in ("msg/s", "p50", "p99", "errors", "idle heap per conn")]))
+PY
+    else
+        artifacts/compare/berth-load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" > "$file.out" 2>&1 || true
+        python3 - "$file.out" "$workload" "$client" "$round" >> "$rows" <<'PY'
+import json, sys
+r = json.loads([line for line in open(sys.argv[1]) if line.startswith("{")][-1])
+print("\t".join(sys.argv[2:5] + [str(r["msg_per_s"]), str(r["p50_us"]), str(r["p99_us"]), str(r["errors"]), "None"]))
+PY
+    fi
+    stop_echo
+    tail -1 "$rows"
+}
+
+echo "client-vs-c: $rounds round(s); $connections sessions at 1 req/s, and 64 B x 100 closed loop; load average $load_at_start"
+for round in $(seq "$rounds"); do
+    # The client that goes first alternates, so neither always meets the machine in the same state.
+    if ((round % 2)); then clients=(berth c); else clients=(c berth); fi
+    for workload in sessions closed; do
+        for client in "${clients[@]}"; do
+            run "$workload" "$client" "$round"
+        done
+    done
+done
+
+python3 - "$rows" "$data" "$invocation" "$date" "$load_at_start" "$stat_start" "$self_start" "$$" "$out" <<'PY'
+import json, statistics, subprocess, sys
+rows_path, data, command, date, load, stat_start, self_start, pid, out = sys.argv[1:10]
+
+def cpu(line):
+    ticks = [int(v) for v in line.split()[1:]]
+    return sum(ticks), sum(ticks) - ticks[3] - ticks[4]
+
+def own(fields):
+    return sum(int(v) for v in fields.split())
+
+all0, busy0 = cpu(stat_start)
+all1, busy1 = cpu(open("/proc/stat").readline())
+self_end = " ".join(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[11:15])
+share = max(0.0, ((busy1 - busy0) - (own(self_end) - own(self_start))) / max(1, all1 - all0))
+rows = [line.rstrip("\n").split("\t") for line in open(rows_path)]
+number = lambda v: None if v == "None" else float(v)
+machine = None
+for row in rows:
+    if row[1] == "berth":
+        machine = json.load(open(f"{out}/{row[0]}-berth-{row[2]}.json"))["provenance"]["machine"]
+        break
+commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
+dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip() != ""
+
+def table(workload, title, value, fmt, met, target):
+    out_rows, ratios = [], []
+    for r in sorted({row[2] for row in rows if row[0] == workload}, key=int):
+        berth = next(row for row in rows if row[0] == workload and row[1] == "berth" and row[2] == r)
+        c = next(row for row in rows if row[0] == workload and row[1] == "c" and row[2] == r)
+        b, cv = number(berth[value]), number(c[value])
+        ratio = round(b / cv, 4) if b and cv else None
+        ratios.append(ratio)
+        out_rows.append([f"round {r}", number(berth[value]), number(c[value]), ratio, int(float(berth[6])) + int(float(c[6])), number(berth[7])])
+    median = statistics.median(ratios) if ratios else None
+    out_rows.append(["median", None, None, median, None, None])
+    return {
+        "title": title,
+        "columns": [
+            {"name": "round", "format": "text"}, {"name": "berth load", "format": fmt}, {"name": "C load generator", "format": fmt},
+            {"name": "ratio", "format": "ratio"}, {"name": "errors", "format": "int"}, {"name": "berth load idle heap per conn", "format": "bytes"},
+        ],
+        "rows": out_rows,
+        "notes": [target + (" Met." if median is not None and met(median) else " Not met." if median is not None else "")],
+    }
+
+sessions = table("sessions", "Sessions at one 10 KiB request per second against the C echo: p99 from when each request was due",
+                 5, "us", lambda median: median <= 1.5,
+                 "Ratio: berth load's p99 over the C client's. Target: p99 within 1.5x the C client's, judged on the median of the rounds' ratios.")
+closed = table("closed", "64 B x 100 connections, pipeline 16, closed loop against the C echo: msg/s",
+               3, "count", lambda median: median >= 0.9,
+               "Ratio: berth load's msg/s over the C client's. Target: at least 0.9x the C load generator, judged on the median of the rounds' ratios.")
+result = {
+    "schema": "berth-result/1",
+    "provenance": {
+        "date": date, "commit": commit, "dirty": dirty, "machine": machine or "unknown",
+        "loadAtStart": [float(v) for v in load.split()], "otherCpuShare": round(share, 4), "quiet": share < 0.05,
+        "command": command, "source": None,
+    },
+    "tables": {"sessions": sessions, "closed": closed},
+}
+json.dump(result, open(data, "w"), indent=2, ensure_ascii=False)
+print(json.dumps(result["tables"], indent=1, ensure_ascii=False))
+print(f"data: {data}; other processes used {share:.1%} of the CPU (quiet means under 5%)")
+PY
