@@ -37,7 +37,7 @@ internal static class HaproxyConfig
 
             backend {BackendName}
                 balance roundrobin
-                default-server send-proxy-v2 check inter 100ms fall 1 rise 2
+                default-server send-proxy-v2 check inter 100ms fall 2 rise 2
 
             """);
         foreach (var backend in backends)
