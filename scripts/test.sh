@@ -113,6 +113,9 @@ smoke aot-process-tests bash -c 'set -o pipefail; BERTH_EXECUTABLE="$1" dotnet t
     aot "$native_berth/berth" "FullyQualifiedName~Berth.Tests.Cli.ServeSignalTests|FullyQualifiedName~Berth.Tests.Cli.ServeHostilePeerTests|FullyQualifiedName~Berth.Tests.Cli.UnixSocketCommandTests|FullyQualifiedName~Berth.Tests.Cli.ServeProxyProtocolTests|FullyQualifiedName~Berth.Tests.Cli.ZmqEchoCommandTests"
 smoke aot-generic-host bash -c 'set -o pipefail; dotnet publish samples/GenericHost -c Release -r linux-x64 -p:PublishAot=true -o "$1" && timeout 60 "$1/GenericHost" | tee /dev/stderr | tail -n 1 | grep -q "^host ok"' \
     aot "$results/aot-generic-host"
+# The Protobuf codec publishes under NativeAOT with no trim or AOT warning and round-trips a message.
+smoke aot-codecs bash -c 'set -o pipefail; dotnet publish tests/Berth.AotCodecs -c Release -r linux-x64 -o "$1" && "$1/Berth.AotCodecs" | tee /dev/stderr | grep -q "^codecs round-tripped$"' \
+    aot "$results/aot-codecs"
 
 # The C# in README.md, docs/ and the package READMEs compiles, and the README's runs.
 smoke doc-snippets bash scripts/check-snippets.sh

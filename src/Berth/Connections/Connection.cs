@@ -68,6 +68,9 @@ public sealed class Connection
     /// <summary>Application data attached to the connection.</summary>
     public object? Tag { get; set; }
 
+    /// <summary>The per-connection state a <see cref="Messages.MessageRouter{TState}"/> made; apart from <see cref="Tag"/>, which stays the application's.</summary>
+    internal object? RouterState;
+
     /// <summary>Completes once the connection has closed and released its buffers, with how it ended.</summary>
     public Task<DisconnectInfo> Closed => Lifetime.Closed;
 
@@ -181,15 +184,15 @@ public sealed class Connection
     /// </summary>
     /// <param name="reason">
     /// <see cref="DisconnectReason.ClosedByApplication"/>, or what the application found wrong with the peer:
-    /// <see cref="DisconnectReason.MalformedFrame"/>, <see cref="DisconnectReason.UnknownMessage"/>,
-    /// <see cref="DisconnectReason.SlowConsumer"/> or <see cref="DisconnectReason.IdleTimeout"/>. The other reasons
+    /// <see cref="DisconnectReason.MalformedFrame"/>, <see cref="DisconnectReason.MalformedMessage"/>,
+    /// <see cref="DisconnectReason.UnknownMessage"/>, <see cref="DisconnectReason.SlowConsumer"/> or <see cref="DisconnectReason.IdleTimeout"/>. The other reasons
     /// are only recorded by the connection itself.
     /// </param>
     /// <exception cref="ArgumentOutOfRangeException">A reason only the connection itself records.</exception>
     public void Abort(DisconnectReason reason)
     {
         if (reason is not (DisconnectReason.ClosedByApplication or DisconnectReason.MalformedFrame
-            or DisconnectReason.UnknownMessage or DisconnectReason.SlowConsumer or DisconnectReason.IdleTimeout))
+            or DisconnectReason.MalformedMessage or DisconnectReason.UnknownMessage or DisconnectReason.SlowConsumer or DisconnectReason.IdleTimeout))
         {
             throw new ArgumentOutOfRangeException(nameof(reason), reason, "Only the connection itself closes for this reason.");
         }

@@ -3,6 +3,7 @@ using Berth.Framing;
 using Berth.Connections.Receive;
 using Berth.Connections.Send;
 using Berth.Connections.Transport;
+using Berth.Messages;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -114,6 +115,19 @@ internal sealed class ConnectionLifetime
         if (Close(reason, null, flush: true))
         {
             ConnectionLog.ClosedByPolicy(Logger, Id, reason);
+            AbortAfterLinger();
+        }
+    }
+
+    /// <summary>
+    /// A typed message body broke its contract: closed as for <see cref="CloseForBadInput"/>, logging the field, offset
+    /// and fault, with the exception as the <see cref="DisconnectInfo.Error"/>.
+    /// </summary>
+    public void CloseForMalformedMessage(MessageFormatException error)
+    {
+        if (Close(DisconnectReason.MalformedMessage, error, flush: true))
+        {
+            ConnectionLog.MalformedMessage(Logger, Id, error.Field, error.Offset, error.Fault);
             AbortAfterLinger();
         }
     }

@@ -62,7 +62,7 @@ public class ConnectionOptions
     /// <summary>
     /// How long a closing connection waits for the peer to close after its queued frames were flushed. A close for bad
     /// input (<see cref="DisconnectReason.FrameTooLarge"/>, <see cref="DisconnectReason.MalformedFrame"/>,
-    /// <see cref="DisconnectReason.FrameTimeout"/>) is cut off this long after it began, flush included. Default 5 s.
+    /// <see cref="DisconnectReason.MalformedMessage"/>, <see cref="DisconnectReason.FrameTimeout"/>) is cut off this long after it began, flush included. Default 5 s.
     /// </summary>
     public TimeSpan LingerTimeout { get; set; } = TimeSpan.FromSeconds(5);
 

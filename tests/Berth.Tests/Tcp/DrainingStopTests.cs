@@ -70,7 +70,7 @@ public sealed class DrainingStopTests
 
         public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
         {
-            if (eventId.Id == 10 && state is IReadOnlyList<KeyValuePair<string, object?>> values)
+            if (eventId.Name == "WaitingForFrameBoundaries" && state is IReadOnlyList<KeyValuePair<string, object?>> values)
             {
                 _activeAfterFirstPass.TrySetResult((int)values.First(v => v.Key == "Active").Value!);
             }
