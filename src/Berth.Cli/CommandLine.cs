@@ -24,6 +24,7 @@ internal static class CommandLine
         Tcp.ServeCommand.Create(),
         Tcp.LoadCommand.Create(),
         Soak.SoakCommand.Create(),
+        Balancer.RollingRestartCommand.Create(),
         Zmq.ZmqCommand.Create(),
         Aot.AotVsJitCommand.Create(),
     ];

@@ -56,6 +56,9 @@ internal sealed class ConnectionLifetime
     /// <summary>The peer process's credentials, from the transport's socket (see <see cref="Connection.TryGetPeerCredentials"/>).</summary>
     public bool TryGetPeerCredentials(out Unix.UnixPeerCredentials credentials) => _transport.TryGetPeerCredentials(out credentials);
 
+    /// <summary>No frame is partly received and nothing is queued to send: closing now cuts no frame in two.</summary>
+    public bool IsBetweenFrames => Activity.PartialFrameSinceTicks == 0 && _queue.QueuedBytes == 0;
+
     /// <summary>Whether the close under way writes what is queued before shutting the send side down.</summary>
     public bool FlushOnClose => _flushOnClose;
 
@@ -204,11 +207,12 @@ internal sealed class ConnectionLifetime
 
     /// <summary>
     /// Lets go of the record of where sent frames end once the peer has acknowledged everything written, so a quiet
-    /// connection holds no array for it. Asks the socket only when everything queued was written since the last time.
+    /// connection holds no array for it. Asks the socket only when everything queued was written and no frame was
+    /// queued since the previous sweep, so a busy connection costs no system call here.
     /// </summary>
     public void ForgetAcknowledgedFrames()
     {
-        if (_queue.AwaitsAcknowledgement)
+        if (_queue.QuietAndAwaitingAcknowledgement())
         {
             _queue.ForgetAcknowledged(_transport.Acknowledged);
         }

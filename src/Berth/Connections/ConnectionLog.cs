@@ -36,4 +36,7 @@ internal static partial class ConnectionLog
 
     [LoggerMessage(10, LogLevel.Warning, "Connection {Id} closed: MalformedMessage, {Field} at offset {Offset}: {Fault}")]
     public static partial void MalformedMessage(ILogger logger, long id, string field, long offset, MessageFault fault);
+
+    [LoggerMessage(11, LogLevel.Information, "Stopping: idle connections closed; {Active} active connections close at their next frame boundary")]
+    public static partial void WaitingForFrameBoundaries(ILogger logger, int active);
 }

@@ -8,7 +8,7 @@ namespace Berth.Messages.Requests;
 /// The requesting side of a <see cref="Connections.Packets.PacketRouter"/>: hands each reply or error reply to the request
 /// that awaits it. A reply to a request that timed out or was cancelled is discarded and counted
 /// (<c>berth.requests.late_replies</c>); one naming a correlation id never issued, or a malformed one, closes the connection
-/// with <see cref="DisconnectReason.MalformedFrame"/>.
+/// with <see cref="DisconnectReason.MalformedMessage"/>.
 /// </summary>
 internal static class ReplyReceiver
 {
@@ -25,7 +25,7 @@ internal static class ReplyReceiver
         }
         catch (MessageFormatException e)
         {
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, e, flush: false);
+            connection.Lifetime.CloseForMalformedMessage(e);
         }
     }
 
@@ -45,7 +45,7 @@ internal static class ReplyReceiver
         catch (MessageFormatException e)
         {
             request.Fail(e);
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, e, flush: false);
+            connection.Lifetime.CloseForMalformedMessage(e);
             return;
         }
 
@@ -56,7 +56,7 @@ internal static class ReplyReceiver
     {
         if (!RequestEnvelope.TryReadTail(afterKind, out var correlation, out tag))
         {
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, new MessageFormatException("Envelope", sizeof(int), MessageFault.Truncated, "the body ended inside the envelope"), flush: false);
+            connection.Lifetime.CloseForMalformedMessage(new MessageFormatException("Envelope", sizeof(int), MessageFault.Truncated, "the body ended inside the envelope"));
             return null;
         }
 
@@ -68,7 +68,7 @@ internal static class ReplyReceiver
 
         if (requests is null || correlation <= 0 || correlation > requests.LastIssued)
         {
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, new MessageFormatException("Envelope.Correlation", sizeof(int), MessageFault.Malformed, $"a reply to request {correlation}, never sent"), flush: false);
+            connection.Lifetime.CloseForMalformedMessage(new MessageFormatException("Envelope.Correlation", sizeof(int), MessageFault.Malformed, $"a reply to request {correlation}, never sent"));
             return null;
         }
 

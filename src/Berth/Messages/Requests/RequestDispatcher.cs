@@ -9,7 +9,7 @@ internal delegate void RequestEntry(Connection connection, long correlation, in 
 /// <summary>
 /// The answering side of a <see cref="Connections.Packets.PacketRouter"/>: routes each request envelope to the handler
 /// mapped to the message id it carries. A request too short for its envelope closes the connection with
-/// <see cref="DisconnectReason.MalformedFrame"/>; one for an id nobody mapped closes it with <see cref="DisconnectReason.UnknownMessage"/>.
+/// <see cref="DisconnectReason.MalformedMessage"/>; one for an id nobody mapped closes it with <see cref="DisconnectReason.UnknownMessage"/>.
 /// </summary>
 internal sealed class RequestDispatcher
 {
@@ -22,7 +22,7 @@ internal sealed class RequestDispatcher
     {
         if (!RequestEnvelope.TryReadTail(afterKind, out var correlation, out var messageId))
         {
-            connection.Abort(DisconnectReason.MalformedFrame);
+            connection.Lifetime.CloseForMalformedMessage(new MessageFormatException("Envelope", sizeof(int), MessageFault.Truncated, "the body ended inside the envelope"));
             return;
         }
 

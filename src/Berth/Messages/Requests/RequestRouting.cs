@@ -12,7 +12,7 @@ namespace Berth.Messages.Requests;
 /// pass theirs (the caller matches them by correlation id). Up to <see cref="RequestOptions.MaxInFlightHandlers"/>
 /// asynchronous handlers run per connection; at the bound its receive pauses until one finishes, and the other
 /// connections of its event loop go on. A body the contract rejects closes only that connection with
-/// <see cref="DisconnectReason.MalformedFrame"/>; a handler exception other than <see cref="RequestRejectedException"/>
+/// <see cref="DisconnectReason.MalformedMessage"/>; a handler exception other than <see cref="RequestRejectedException"/>
 /// closes it with <see cref="DisconnectReason.HandlerFailed"/>.
 /// </summary>
 public static class RequestRouting
@@ -109,7 +109,7 @@ public static class RequestRouting
         }
         catch (MessageFormatException e)
         {
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, e, flush: false);
+            connection.Lifetime.CloseForMalformedMessage(e);
             request = default!;
             return false;
         }

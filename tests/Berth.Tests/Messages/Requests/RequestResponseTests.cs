@@ -268,7 +268,7 @@ public sealed class RequestResponseTests
         var error = await Assert.ThrowsAsync<Berth.Messages.MessageFormatException>(() => peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }).AsTask().Within());
         Assert.Equal("Envelope.Tag", error.Field);
         var info = await peers.Connection.Closed.Within();
-        Assert.Equal(DisconnectReason.MalformedFrame, info.Reason);
+        Assert.Equal(DisconnectReason.MalformedMessage, info.Reason);
     }
 
     /// <summary>Routes the first connection to one router and every later one to another.</summary>
