@@ -10,6 +10,8 @@
 #
 #   bash scripts/long.sh            the long forms (about an hour on 2 cores; nothing else should run beside it)
 #   bash scripts/long.sh --smoke    the short forms: 10,000 fuzz cases, 20 s of guided fuzzing, a 20 s soak, short attacks
+#   bash scripts/long.sh [--smoke] --only STEP[,STEP]   only these steps (tests, fuzz, guided, soak); the table of
+#                                   promises is rebuilt from every result file, the others' as an earlier run left them
 #
 # Each result file records when its step started, the commit, the machine, the load at start, the CPU other processes
 # used over the step and the command. Exits non-zero when any step failed; the result files are written either way.
@@ -18,11 +20,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=0
-case "${1:-}" in
-    --smoke) smoke=1 ;;
-    "") ;;
-    *) echo "usage: long.sh [--smoke]" >&2; exit 2 ;;
-esac
+only=tests,fuzz,guided,soak
+arguments="$*"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --smoke) smoke=1 ;;
+        --only) only=${2:?--only needs a list of steps}; shift ;;
+        *) echo "usage: long.sh [--smoke] [--only tests,fuzz,guided,soak]" >&2; exit 2 ;;
+    esac
+    shift
+done
+wanted() { [[ ",$only," == *",$1,"* ]]; }
 
 if [ "$smoke" -eq 1 ]; then
     long_attacks=0 cases=10000 guided_seconds=20 soak_args=(--duration 20s --max-growth 2)
@@ -39,7 +47,7 @@ mkdir -p "$work" "$data"
 # no build server or node left behind.
 export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_USE_MSBUILD_SERVER=0 UseSharedCompilation=false
 
-$results run-start "$work/run.state" "bash scripts/long.sh${1:+ $1}"
+$results run-start "$work/run.state" "bash scripts/long.sh${arguments:+ $arguments}"
 
 for project in tests/Berth.Tests tests/Berth.Fuzz src/Berth.Cli; do
     dotnet build "$project" -c Release >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; exit 1; }
@@ -67,15 +75,19 @@ step() {
 filter=$(grep -v '^#' scripts/long-promises.tsv | awk -F'\t' '$2 == "tests" { sub(/\*$/, "", $3); print "FullyQualifiedName~" $3 }' \
     | sort -u | paste -sd'|')
 tests_command="BERTH_LONG_ATTACKS=$long_attacks dotnet test tests/Berth.Tests -c Release --filter '$filter'"
-step tests "$tests_command" env BERTH_LONG_ATTACKS="$long_attacks" dotnet test tests/Berth.Tests -c Release --no-build \
-    --filter "$filter" --logger "trx;LogFileName=long.trx" --results-directory "$work/trx"
-$results tests "$work/trx/long.trx" "$data/long-tests.json" "$work/tests.state" || failed=1
+if wanted tests; then
+    step tests "$tests_command" env BERTH_LONG_ATTACKS="$long_attacks" dotnet test tests/Berth.Tests -c Release --no-build \
+        --filter "$filter" --logger "trx;LogFileName=long.trx" --results-directory "$work/trx"
+    $results tests "$work/trx/long.trx" "$data/long-tests.json" "$work/tests.state" || failed=1
+fi
 
 fuzz_command="dotnet run -c Release --project tests/Berth.Fuzz -- --cases $cases --seed 1"
-step fuzz "$fuzz_command" dotnet run -c Release --no-build --project tests/Berth.Fuzz -- --cases "$cases" --seed 1
-$results fuzz "$work/fuzz.log" "$data/long-fuzz.json" "$work/fuzz.state" || failed=1
+if wanted fuzz; then
+    step fuzz "$fuzz_command" dotnet run -c Release --no-build --project tests/Berth.Fuzz -- --cases "$cases" --seed 1
+    $results fuzz "$work/fuzz.log" "$data/long-fuzz.json" "$work/fuzz.state" || failed=1
+fi
 
-for target in decoder reader; do
+wanted guided && for target in decoder reader; do
     step "guided-$target" "bash scripts/fuzz-guided.sh $target $guided_seconds" \
         bash scripts/fuzz-guided.sh "$target" "$guided_seconds"
     $results guided "$target" "artifacts/fuzz/$target/findings/default/fuzzer_stats" "$data/long-fuzz-guided-$target.json" \
@@ -83,8 +95,8 @@ for target in decoder reader; do
 done
 
 soak_command="dotnet run -c Release --project src/Berth.Cli -- soak ${soak_args[*]}"
-step soak "$soak_command" dotnet run -c Release --no-build --project src/Berth.Cli -- soak "${soak_args[@]}" --output "$work/soak" \
-    --data "$data/long-soak.json"
+wanted soak && step soak "$soak_command" dotnet run -c Release --no-build --project src/Berth.Cli -- soak "${soak_args[@]}" \
+    --output "$work/soak" --data "$data/long-soak.json"
 
 $results step-end "$work/run.state"
 $results promises scripts/long-promises.tsv "$data" "$data/promises.json" "$work/run.state" || failed=1

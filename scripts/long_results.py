@@ -124,7 +124,7 @@ def provenance(state_path):
     return {key: state.get(key) for key in keys}
 
 
-FUZZ_LINE = re.compile(r"^(\w+): ([\d,]+) cases, seed (\d+), ([\d.]+) s \(([\d,]+) cases/s\), (\d+) failed, "
+FUZZ_LINE = re.compile(r"^([\w-]+): ([\d,]+) cases, seed (\d+), ([\d.]+) s \(([\d,]+) cases/s\), (\d+) failed, "
                        r"(\d+) cases allocated beyond what is documented")
 
 

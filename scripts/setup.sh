@@ -6,7 +6,10 @@
 #   bash scripts/setup.sh --compare  + gcc: berth bench --compare builds the C echo server and load generator
 #   bash scripts/setup.sh --zmq      + libzmq5: Berth.Zmq, berth zmq echo, the ZeroMQ samples
 #   bash scripts/setup.sh --native   + libzmq5, libzmq3-dev, gcc: berth zmq bench and the C programs in bench/native
+#   bash scripts/setup.sh --aot      + clang, zlib1g-dev: a NativeAOT publish (berth, the samples; docs/AOT.md)
 #   bash scripts/setup.sh --java     + a JDK 17 and JeroMQ: the Java programs in bench/java, the interop tests' peer
+#   bash scripts/setup.sh --balancer + haproxy, nginx-light and its stream module: tests/Berth.Balancer.Tests and
+#                                    berth rolling-restart
 #   bash scripts/setup.sh --tests    all of the above and iproute2 (`ip`, for the network fault tests' namespaces):
 #                                    what scripts/test.sh and scripts/report.sh run
 set -euo pipefail
@@ -17,8 +20,10 @@ while (($#)); do
         --compare) packages+=(gcc) ;;
         --zmq) packages+=(libzmq5) ;;
         --native) packages+=(libzmq5 libzmq3-dev gcc) ;;
+        --aot) packages+=(clang zlib1g-dev) ;;
         --java) packages+=(openjdk-17-jdk-headless libjeromq-java) ;;
-        --tests) packages+=(libzmq5 libzmq3-dev gcc openjdk-17-jdk-headless libjeromq-java iproute2) ;;
+        --balancer) packages+=(haproxy nginx-light libnginx-mod-stream) ;;
+        --tests) packages+=(libzmq5 libzmq3-dev gcc openjdk-17-jdk-headless libjeromq-java iproute2 clang zlib1g-dev haproxy nginx-light libnginx-mod-stream) ;;
         *) echo "setup: unknown option $1 (see the header of scripts/setup.sh)" >&2; exit 2 ;;
     esac
     shift

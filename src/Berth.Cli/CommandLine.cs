@@ -24,7 +24,9 @@ internal static class CommandLine
         Tcp.ServeCommand.Create(),
         Tcp.LoadCommand.Create(),
         Soak.SoakCommand.Create(),
+        Balancer.RollingRestartCommand.Create(),
         Zmq.ZmqCommand.Create(),
+        Aot.AotVsJitCommand.Create(),
     ];
 
     public static async Task<int> RunAsync(string[] args)

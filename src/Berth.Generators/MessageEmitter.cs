@@ -164,6 +164,9 @@ internal sealed class MessageEmitter
             case WireKind.String:
                 Line($"{Wire}.WriteString(ref writer, {value} ?? throw {Wire}.NullField(\"{label}\"));");
                 break;
+            case WireKind.Utf8Field:
+                Line($"{Wire}.WriteUtf8Field(ref writer, {value});");
+                break;
             case WireKind.ByteArray:
                 Line($"{Wire}.WriteBytes(ref writer, {value} ?? throw {Wire}.NullField(\"{label}\"));");
                 break;
@@ -216,6 +219,9 @@ internal sealed class MessageEmitter
                 break;
             case WireKind.String:
                 Line($"{target} = {Wire}.ReadString(ref reader, \"{label}\");");
+                break;
+            case WireKind.Utf8Field:
+                Line($"{target} = {Wire}.ReadUtf8Field(ref reader, \"{label}\");");
                 break;
             case WireKind.ByteArray or WireKind.ByteMemory:
                 Line($"{target} = {Wire}.ReadBytes(ref reader, \"{label}\");");
@@ -296,7 +302,7 @@ internal sealed class MessageEmitter
     /// <summary>Exact for fixed-width fields; a guess of 16 bytes for each string, byte run, collection and nested message.</summary>
     private static int SizeHint(FieldType type) => type.Kind switch
     {
-        WireKind.String or WireKind.ByteArray or WireKind.ByteMemory or WireKind.Array or WireKind.List or WireKind.Message => 16,
+        WireKind.String or WireKind.Utf8Field or WireKind.ByteArray or WireKind.ByteMemory or WireKind.Array or WireKind.List or WireKind.Message => 16,
         WireKind.Optional => 1 + SizeHint(type.Element!),
         _ => MinSize(type),
     };

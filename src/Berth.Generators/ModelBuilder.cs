@@ -266,6 +266,8 @@ internal static class ModelBuilder
                 return new FieldType(WireKind.Guid, typeName, null, IsValueType: true);
             case INamedTypeSymbol named when named.ToDisplayString() == "System.TimeSpan":
                 return new FieldType(WireKind.TimeSpan, typeName, null, IsValueType: true);
+            case INamedTypeSymbol named when named.ToDisplayString() == "Berth.Messages.Utf8Field":
+                return new FieldType(WireKind.Utf8Field, typeName, null, IsValueType: true);
             case INamedTypeSymbol named when named.ToDisplayString() == "System.ReadOnlyMemory<byte>":
                 return new FieldType(WireKind.ByteMemory, typeName, null, IsValueType: true);
             case IArrayTypeSymbol { Rank: 1, ElementType.SpecialType: SpecialType.System_Byte }:

@@ -20,6 +20,7 @@ internal enum WireKind
     DateTime,
     TimeSpan,
     String,
+    Utf8Field,
     ByteArray,
     ByteMemory,
     Enum,

@@ -19,6 +19,7 @@ public sealed partial class Chat
     [Field(1)] public List<string> Tags { get; set; } = [];
     [Field(2)] public int[] Numbers { get; set; } = [];
     [Field(3)] public Move? Last { get; set; }
+    [Field(4)] public Utf8Field Quote { get; set; }
 }
 
 [MessageUnion(3, typeof(Dot), typeof(Line))]

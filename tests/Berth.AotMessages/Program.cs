@@ -7,11 +7,11 @@ using Berth.AotMessages;
 // contract that needed reflection would fail to publish or to run here.
 var registry = MessageCatalog.Register(new MessageRegistry());
 var move = RoundTrip(new Move { Player = 7, X = 1.5f, At = new DateTime(2026, 1, 2, 3, 4, 5, DateTimeKind.Utc), Id = Guid.Parse("00112233-4455-6677-8899-aabbccddeeff") });
-var chat = RoundTrip(new Chat { Text = "héllo", Tags = ["a", "b"], Numbers = [1, 2, 3], Last = move });
+var chat = RoundTrip(new Chat { Text = "héllo", Tags = ["a", "b"], Numbers = [1, 2, 3], Last = move, Quote = new Utf8Field("quoté"u8.ToArray()) });
 var shape = RoundTrip<Shape>(new Line(4, "edge"));
 
 var ok = move.Player == 7 && move.At.Kind == DateTimeKind.Utc && chat.Text == "héllo" && chat.Tags.Count == 2
-    && chat.Numbers[2] == 3 && chat.Last?.Player == 7 && shape is Line { Length: 4, Label: "edge" } && registry.Types.Count == 5;
+    && chat.Numbers[2] == 3 && chat.Last?.Player == 7 && chat.Quote.Equals("quoté"u8) && shape is Line { Length: 4, Label: "edge" } && registry.Types.Count == 5;
 Console.WriteLine(ok ? "messages round-tripped" : "messages differ");
 return ok ? 0 : 1;
 

@@ -17,6 +17,17 @@ public class DiagnosticTests
         """);
 
     [Fact]
+    public Task A_utf8_view_field_alone_in_an_array_and_nullable_compiles_with_no_diagnostic() => GeneratorTest.Run(Usings + """
+        [Message(1)]
+        public partial struct Say
+        {
+            [Field(0)] public Utf8Field Text;
+            [Field(1)] public Utf8Field[] Tags;
+            [Field(2)] public Utf8Field? Nick;
+        }
+        """);
+
+    [Fact]
     public Task BERTH001_two_contracts_with_one_id() => GeneratorTest.Run(
         Usings + """
         [Message(7)] public partial struct First { [Field(0)] public int X; }

@@ -11,12 +11,21 @@ public static class AllocationProgram
     /// <summary>
     /// <c>allocation PATH SIZE blocking|async|async-poll|async-inline</c>: runs one workload and prints the bytes allocated over
     /// N messages, over 10N, and N; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll;
-    /// <c>async-inline</c> runs woken continuations on the epoll reactor's thread.
+    /// <c>async-inline</c> runs woken continuations on the epoll reactor's thread. <c>typed messages|requests</c> runs
+    /// typed struct messages or request/response round trips instead.
     /// </summary>
     /// <param name="args">The workload.</param>
     /// <returns>0 when measured, 2 on bad arguments.</returns>
     public static async Task<int> Main(string[] args)
     {
+        if (args is ["typed", var typedMode])
+        {
+            using var typedContext = new ZmqContext();
+            var typed = await Typed.TypedAllocationWorkload.MeasureAsync(typedContext, typedMode);
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{typed.Few} {typed.Many} {typed.Messages}"));
+            return 0;
+        }
+
         if (args.Length != 4 || args[0] != "allocation")
         {
             await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async|async-poll|async-inline");

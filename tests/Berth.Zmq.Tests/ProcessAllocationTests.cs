@@ -49,7 +49,22 @@ public sealed class ProcessAllocationTests
             $"{few} bytes over {messages} messages, {many} over {10 * messages}: grew {many - few} bytes");
     }
 
-    private static (long Few, long Many, int Messages) RunChild(AllocationWorkload.SendPath path, int size, string mode)
+    [Theory]
+    [InlineData("messages")]
+    [InlineData("requests")]
+    public void Typed_struct_messages_and_request_round_trips_allocate_nothing_per_message_in_steady_state(string mode)
+    {
+        var (few, many, messages) = RunChild($"the typed {mode} workload", "typed", mode);
+
+        Assert.True(
+            many - few < AllocationWorkload.Allowance,
+            $"{few} bytes over {messages} {mode}, {many} over {10 * messages}: grew {many - few} bytes");
+    }
+
+    private static (long Few, long Many, int Messages) RunChild(AllocationWorkload.SendPath path, int size, string mode) =>
+        RunChild($"the {path} {size} B {mode} workload", "allocation", path.ToString(), size.ToString(CultureInfo.InvariantCulture), mode);
+
+    private static (long Few, long Many, int Messages) RunChild(string workload, params string[] arguments)
     {
         var host = Environment.ProcessPath is { } process && Path.GetFileNameWithoutExtension(process) == "dotnet" ? process : "dotnet";
         var start = new ProcessStartInfo(host)
@@ -58,7 +73,7 @@ public sealed class ProcessAllocationTests
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in new[] { typeof(AllocationProgram).Assembly.Location, "allocation", path.ToString(), size.ToString(CultureInfo.InvariantCulture), mode })
+        foreach (var argument in (string[])[typeof(AllocationProgram).Assembly.Location, .. arguments])
         {
             start.ArgumentList.Add(argument);
         }
@@ -69,7 +84,7 @@ public sealed class ProcessAllocationTests
         if (!child.WaitForExit(TimeSpan.FromMinutes(2)))
         {
             child.Kill(entireProcessTree: true);
-            Assert.Fail($"the {path} {size} B {mode} workload did not finish");
+            Assert.Fail($"{workload} did not finish");
         }
 
         Assert.True(child.ExitCode == 0, $"exit code {child.ExitCode}: {errors.Result}");

@@ -23,6 +23,15 @@ public sealed partial class Profile
     [Field(2)] public int[] Scores { get; set; } = [];
 }
 
+/// <summary>The same layout as <see cref="Profile"/> with the name read as a view of the frame.</summary>
+[Message(3)]
+public partial struct ProfileView
+{
+    [Field(0)] public int Id;
+    [Field(1)] public Utf8Field Name;
+    [Field(2)] public int[] Scores;
+}
+
 /// <summary>The five-field message as a MemoryPack type: unmanaged, so MemoryPack copies it as one block.</summary>
 [MemoryPackable]
 public partial struct MemoryPackPosition

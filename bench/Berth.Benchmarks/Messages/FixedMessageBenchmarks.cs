@@ -1,7 +1,9 @@
 using System.Buffers;
 using BenchmarkDotNet.Attributes;
 using Berth.Buffers;
+using Berth.MemoryPack;
 using Berth.Messages;
+using Berth.Protobuf;
 using Google.Protobuf;
 using MemoryPack;
 using ProtobufPosition = Berth.Benchmarks.Messages.Protobuf.Position;
@@ -11,7 +13,8 @@ namespace Berth.Benchmarks.Messages;
 /// <summary>
 /// Serialize and deserialize one five-field message (an int, three floats, a long) into a reused buffer: the
 /// generated contract against the same fields written by hand on PacketWriter/PacketReader (the baseline),
-/// Google.Protobuf (fixed-width fields, see messages.proto) and MemoryPack (an unmanaged struct: one copy).
+/// Google.Protobuf (fixed-width fields, see messages.proto) and MemoryPack (an unmanaged struct: one copy), each
+/// called directly and through its Berth codec (Berth.Protobuf, Berth.MemoryPack) as a connection would call it.
 /// </summary>
 [MemoryDiagnoser]
 public class FixedMessageBenchmarks
@@ -19,6 +22,8 @@ public class FixedMessageBenchmarks
     private readonly ArrayBufferWriter<byte> _buffer = new(256);
     private Position _position;
     private MemoryPackPosition _memoryPackPosition;
+    private readonly ProtobufCodec<ProtobufPosition> _protobufCodec = new(1, ProtobufPosition.Parser);
+    private readonly MemoryPackCodec<MemoryPackPosition> _memoryPackCodec = new(1);
     private ProtobufPosition _protobufPosition = null!;
 
     /// <summary>One value of each form, with large ids and ticks.</summary>
@@ -75,5 +80,27 @@ public class FixedMessageBenchmarks
         _buffer.ResetWrittenCount();
         MemoryPackSerializer.Serialize(_buffer, _memoryPackPosition);
         return MemoryPackSerializer.Deserialize<MemoryPackPosition>(_buffer.WrittenSpan).Tick;
+    }
+
+    /// <summary>Google.Protobuf through <see cref="ProtobufCodec{TMessage}"/>: sized, written into the packet writer, parsed from a sequence.</summary>
+    [Benchmark]
+    public long ProtobufCodec()
+    {
+        _buffer.ResetWrittenCount();
+        var writer = new PacketWriter(_buffer);
+        _protobufCodec.Write(ref writer, _protobufPosition);
+        writer.Flush();
+        return _protobufCodec.Read(new ReadOnlySequence<byte>(_buffer.WrittenMemory)).Tick;
+    }
+
+    /// <summary>MemoryPack through <see cref="MemoryPackCodec{TMessage}"/>: its scratch buffer copied into the packet writer, read from a sequence.</summary>
+    [Benchmark]
+    public long MemoryPackCodec()
+    {
+        _buffer.ResetWrittenCount();
+        var writer = new PacketWriter(_buffer);
+        _memoryPackCodec.Write(ref writer, _memoryPackPosition);
+        writer.Flush();
+        return _memoryPackCodec.Read(new ReadOnlySequence<byte>(_buffer.WrittenMemory)).Tick;
     }
 }

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Reflection;
 
 namespace Berth.Cli.Compare;
 
@@ -20,7 +19,7 @@ internal static class EchoServers
     {
         var process = Environment.ProcessPath ?? throw new IOException("cannot tell which executable runs berth");
         return Path.GetFileNameWithoutExtension(process) == "dotnet"
-            ? new EchoServerCommand(Berth, process, [Assembly.GetExecutingAssembly().Location, "serve"])
+            ? new EchoServerCommand(Berth, process, [Path.Combine(AppContext.BaseDirectory, typeof(EchoServers).Assembly.GetName().Name + ".dll"), "serve"])
             : new EchoServerCommand(Berth, process, ["serve"]);
     }
 

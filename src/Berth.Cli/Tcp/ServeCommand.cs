@@ -27,6 +27,9 @@ internal static class ServeCommand
         var trustAny = OptionValues.Flag("--trust-any-proxy-unsafe", "Accept a PROXY header from any address: any client that reaches the port can then claim any address. Only for a port that nothing but the proxy can reach.");
         var proxyHeaderTimeout = OptionValues.Double("--proxy-header-timeout", "Close a connection whose PROXY header is not complete this long after the accept.", 5, 0.001, 3600, "SECONDS");
         var unix = OptionValues.OptionalText("--unix", "Listen on this Unix domain socket path instead of --host and --port (mode 0660; a stale socket file is replaced, anything else at the path is left alone; removed on stop).", "PATH");
+        var healthPort = OptionValues.OptionalInt("--health-port", "Also listen on this TCP port (same host) for a load balancer's layer-4 health check; 0 picks a free one (printed in the 'health on' line). On the first signal it closes, so the balancer marks this server down while it drains.", 0, 65535);
+        var drainDelay = OptionValues.Double("--drain-delay", "On the first Ctrl-C or SIGTERM, keep serving (and accepting) this long after the health port closed, so the balancer stops routing new connections here before the listener closes; a second signal skips it.", 0, 0, 3600, "SECONDS");
+        var logConnections = OptionValues.Flag("--log-connections", "Print a line for each connection opened (with its peer: the client a trusted PROXY header named) and closed (with its reason).");
         var scheduling = new Option<HandlerScheduling>("--scheduling")
         {
             Description = "Inline runs the echo on Berth's epoll loop threads (Linux, plain TCP); ThreadPool on the runtime's socket engine.",
@@ -35,7 +38,7 @@ internal static class ServeCommand
         var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
             host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, slowConsumerTimeout, shutdownTimeout, scheduling,
-            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout, unix,
+            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout, unix, healthPort, drainDelay, logConnections,
         };
         command.SetRun(
             parsed => new ServeSettings(
@@ -48,7 +51,10 @@ internal static class ServeCommand
                 TimeSpan.FromSeconds(parsed.GetValue(shutdownTimeout)),
                 parsed.GetValue(scheduling),
                 ProxyProtocolSettings.From(parsed.GetValue(proxyProtocol), parsed.GetValue(trustedProxies)!, parsed.GetValue(trustAny), parsed.GetValue(proxyHeaderTimeout)),
-                parsed.GetValue(unix)),
+                parsed.GetValue(unix),
+                parsed.GetValue(healthPort) is { } health ? EndPoints.Resolve(parsed.GetValue(host)!, health) : null,
+                TimeSpan.FromSeconds(parsed.GetValue(drainDelay)),
+                parsed.GetValue(logConnections)),
             ServeRun.RunAsync);
         return command;
     }

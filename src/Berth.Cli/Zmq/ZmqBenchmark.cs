@@ -65,6 +65,8 @@ internal static class ZmqBenchmark
         var netZmq = settings.NetZmqSource is { } source ? NetZmqPeer.Build(source) : null;
         var netZmqNote = netZmq is null ? "Net.Zmq: not run (source not given)" : $"Net.Zmq: built from {settings.NetZmqSource}";
         Console.Error.WriteLine($"  {netZmqNote}");
+        var netMqNote = NetMqComparison.IsInBuild ? "NetMQ: in process" : "NetMQ: not in the native build";
+        Console.Error.WriteLine($"  {netMqNote}");
         var rounds = settings.Rounds ?? (quick ? 1 : 3);
         int[] sizes = settings.Size is { } only ? [only] : Sizes;
 
@@ -72,11 +74,15 @@ internal static class ZmqBenchmark
         var routerDealer = Throughput(ThroughputPattern.RouterDealer, sizes, native, netZmq, quick, rounds);
         var roundTrips = quick ? 5_000 : 20_000;
         var latency = Latency(native, netZmq, roundTrips, rounds);
-        NetMQ.NetMQConfig.Cleanup(block: false);
+        if (NetMqComparison.IsInBuild)
+        {
+            NetMQ.NetMQConfig.Cleanup(block: false);
+        }
 
-        var report = Report(conditions.Finish(), rounds, roundTrips, netZmqNote, pushPull, routerDealer, latency);
+        var report = Report(conditions.Finish(), rounds, roundTrips, $"{netZmqNote}; {netMqNote}", pushPull, routerDealer, latency);
         Console.WriteLine($"machine: {report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
         Console.WriteLine(netZmqNote);
+        Console.WriteLine(netMqNote);
         foreach (var table in report.Tables)
         {
             Console.WriteLine();
@@ -127,7 +133,11 @@ internal static class ZmqBenchmark
                     $"{NetZmqPeer.Name} ({s})", n => new ThroughputRun.Result(netZmq.Run(pattern.Program(), size, n, s)["msgs_per_sec"], double.NaN), InProcess: false)));
             }
 
-            contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n), InProcess: true));
+            if (NetMqComparison.IsInBuild)
+            {
+                contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n), InProcess: true));
+            }
+
             contenders.AddRange(strategies.Select(s => new ThroughputContender($"Berth {s}", n => ThroughputRun.Measure(pattern, s, size, n), InProcess: true)));
             if (pattern == ThroughputPattern.PushPull)
             {
@@ -154,7 +164,7 @@ internal static class ZmqBenchmark
 
             var c = contenders[0].Rate;
             var netZmqRate = StrongestPerRound(NetZmqPeer.Name, contenders.Where(x => x.Name.StartsWith(NetZmqPeer.Name, StringComparison.Ordinal)).Select(x => x.Rate));
-            var netMqRate = contenders.Single(x => x.Name == NetMq).Rate;
+            var netMqRate = contenders.SingleOrDefault(x => x.Name == NetMq)?.Rate;
             foreach (var contender in contenders)
             {
                 var rate = contender.Rate.Median();
@@ -208,9 +218,13 @@ internal static class ZmqBenchmark
             contenders.Add(new(NetZmqPeer.Name, n => FromValues(netZmq.Run("req_rep_lat", Size, n)), InProcess: false));
         }
 
+        if (NetMqComparison.IsInBuild)
+        {
+            contenders.Add(new(NetMq, n => NetMqRuns.Latency(Size, n), InProcess: true));
+        }
+
         contenders.AddRange(
         [
-            new(NetMq, n => NetMqRuns.Latency(Size, n), InProcess: true),
             new(Blocking, n => LatencyRun.Measure(Size, n, asynchronous: false), InProcess: true),
             new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => LatencyRun.Measure(Size, n, asynchronous: true)), InProcess: true),
             new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => LatencyRun.Measure(Size, n, asynchronous: true)), InProcess: true),
@@ -237,19 +251,19 @@ internal static class ZmqBenchmark
         var c = contenders[0];
         var blocking = Find(Blocking)!;
         var net = Find(NetZmqPeer.Name);
-        var netMq = Find(NetMq)!;
+        var netMq = Find(NetMq);
         return
         [
             .. contenders.Select(x => new object[]
             {
                 Bytes(Size), x.Name, x.P50.Cell(), x.P99.Cell(), x.Mean.Cell(), x.P50.RatioTo(c.P50), x.P99.RatioTo(c.P99),
-                x.P50.RatioTo(blocking.P50), x.P99.RatioTo(blocking.P99), x.P50.RoundsText(blocking.P50), x.P50.RatioTo(net?.P50), x.P50.RatioTo(netMq.P50),
+                x.P50.RatioTo(blocking.P50), x.P99.RatioTo(blocking.P99), x.P50.RoundsText(blocking.P50), x.P50.RatioTo(net?.P50), x.P50.RatioTo(netMq?.P50),
             }),
         ];
     }
 
     private static Report Report(
-        Provenance provenance, int rounds, int roundTrips, string netZmqNote, List<object[]> pushPull, List<object[]> routerDealer, List<object[]> latency)
+        Provenance provenance, int rounds, int roundTrips, string notes, List<object[]> pushPull, List<object[]> routerDealer, List<object[]> latency)
     {
         string Label(object[] row) => $"{row[0]} {row[1]}";
         static Spread Value(object cell) => cell switch
@@ -262,7 +276,7 @@ internal static class ZmqBenchmark
         var measured = pushPull.Where(r => r[8] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. {netZmqNote}.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. {notes}.",
             provenance,
             [
                 new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread ({rounds} interleaved rounds)", ThroughputColumns, pushPull),

@@ -112,6 +112,7 @@ public sealed partial class ZmqSocket
             return new ValueTask<int>(result);
         }
 
+        HoldByState();
         return WaitAndRetryAsync(attempt, cancellationToken);
     }
 

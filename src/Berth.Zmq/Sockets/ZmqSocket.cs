@@ -4,8 +4,9 @@ namespace Berth.Zmq;
 
 /// <summary>
 /// A ZeroMQ socket. Like the libzmq socket under it, it is not thread-safe: one operation at a time, from any thread.
-/// Every call claims the socket with one compare-and-swap, so a second thread calling while the first is inside
-/// gets an <see cref="InvalidOperationException"/> instead of corrupting libzmq, and any call after
+/// Every call claims the socket (with plain reads and writes while one thread keeps using it, see
+/// <c>ZmqSocket.Ownership.cs</c>), so a second thread calling while the first is inside gets an
+/// <see cref="InvalidOperationException"/> instead of corrupting libzmq, and any call after
 /// <see cref="Dispose"/> gets an <see cref="ObjectDisposedException"/> instead of touching freed native memory.
 /// </summary>
 /// <remarks>
@@ -73,6 +74,12 @@ public sealed unsafe partial class ZmqSocket : IDisposable
             previous = Interlocked.CompareExchange(ref _state, Closed, AsyncWaiting);
         }
 
+        if (previous == Idle && OwnerIsInside())
+        {
+            Volatile.Write(ref _state, Idle);
+            previous = Busy;
+        }
+
         switch (previous)
         {
             case Idle:
@@ -88,34 +95,24 @@ public sealed unsafe partial class ZmqSocket : IDisposable
     }
 
     /// <summary>True while a thread is inside a blocking call on this socket (tests observe a receive that is blocked).</summary>
-    internal bool InCall => Volatile.Read(ref _state) == Busy;
+    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _owner) is { } owner && Volatile.Read(ref owner.Inside) == this);
 
     /// <summary>Closes the socket during context disposal, unless another thread is inside a call (it then gets ETERM and closes it).</summary>
     internal void CloseFromContext()
     {
-        if (Interlocked.CompareExchange(ref _state, Closed, Idle) == Idle
-            || Interlocked.CompareExchange(ref _state, Closed, AsyncWaiting) == AsyncWaiting)
+        if (Interlocked.CompareExchange(ref _state, Closed, Idle) == Idle)
         {
+            if (OwnerIsInside())
+            {
+                Volatile.Write(ref _state, Idle);
+                return;
+            }
+
             Release();
         }
-    }
-
-    /// <summary>Claims the socket for one call.</summary>
-    private void Enter()
-    {
-        var previous = Interlocked.CompareExchange(ref _state, Busy, Idle);
-        if (previous != Idle)
+        else if (Interlocked.CompareExchange(ref _state, Closed, AsyncWaiting) == AsyncWaiting)
         {
-            ThrowNotIdle(previous);
-        }
-    }
-
-    /// <summary>Gives the socket back; only the claiming thread can move it out of Busy, so a plain read suffices.</summary>
-    private void Exit()
-    {
-        if (_state == Busy)
-        {
-            Volatile.Write(ref _state, Idle);
+            Release();
         }
     }
 
@@ -178,9 +175,16 @@ public sealed unsafe partial class ZmqSocket : IDisposable
     /// <summary>Claims the socket for a poll or proxy that passes the raw pointer to libzmq.</summary>
     internal nint EnterForPoll()
     {
-        Enter();
+        // A poll claims several sockets from one thread at once, so it holds each by its state, not by the thread's slot.
+        ClaimByState(Caller, own: false);
         return _socket;
     }
 
-    internal void ExitAfterPoll() => Exit();
+    internal void ExitAfterPoll()
+    {
+        if (_state == Busy)
+        {
+            Volatile.Write(ref _state, Idle);
+        }
+    }
 }

@@ -174,6 +174,42 @@ public ref struct PacketReader
         return true;
     }
 
+    /// <summary>
+    /// Takes the next <paramref name="byteCount"/> bytes as a view of the packet, without copying, when the reader was
+    /// made over a sequence; a reader made over a span has no memory to point into, so it copies them into a new array.
+    /// </summary>
+    internal bool TryReadSlice(int byteCount, out ReadOnlySequence<byte> slice)
+    {
+        slice = default;
+        if (Remaining < byteCount)
+        {
+            return false;
+        }
+
+        if (_sequence.Length != _length)
+        {
+            var copy = new byte[byteCount];
+            CopyAndAdvance(copy);
+            slice = new ReadOnlySequence<byte>(copy);
+            return true;
+        }
+
+        slice = _sequence.Slice(Consumed, byteCount);
+        var left = byteCount;
+        while (true)
+        {
+            var chunk = Math.Min(left, _current.Length);
+            _current = _current[chunk..];
+            left -= chunk;
+            if (left == 0)
+            {
+                return true;
+            }
+
+            MoveToNextSegment();
+        }
+    }
+
     /// <summary>Reads a UTF-8 string after its byte count; invalid UTF-8 is malformed.</summary>
     public bool TryReadUtf8([NotNullWhen(true)] out string? value, StringLengthPrefix prefix = StringLengthPrefix.UInt16) =>
         TryReadString(Encoding.UTF8, prefix, out value);

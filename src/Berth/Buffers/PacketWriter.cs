@@ -16,7 +16,7 @@ namespace Berth.Buffers;
 public ref struct PacketWriter
 {
     private readonly IBufferWriter<byte> _output;
-    private readonly bool _reverse;
+    private bool _reverse;
     private Span<byte> _span;
     private int _buffered;
     private long _flushed;
@@ -28,11 +28,21 @@ public ref struct PacketWriter
         ArgumentNullException.ThrowIfNull(output);
         _output = output;
         Endianness = endianness;
-        _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
     }
 
-    /// <summary>Byte order of the multi-byte fields this writer writes.</summary>
-    public Endianness Endianness { get; }
+    /// <summary>
+    /// Byte order of the multi-byte fields written from now on. One packet may change it between fields: a big-endian
+    /// message body after the packet layer's little-endian id.
+    /// </summary>
+    public Endianness Endianness
+    {
+        readonly get;
+        set
+        {
+            field = value;
+            _reverse = (value == Endianness.Big) == BitConverter.IsLittleEndian;
+        }
+    }
 
     /// <summary>Bytes written through this writer, flushed or not.</summary>
     public readonly long BytesWritten => _flushed + _buffered;
@@ -80,6 +90,16 @@ public ref struct PacketWriter
         }
 
         Acquire(1) = (byte)value;
+    }
+
+    /// <summary>
+    /// Returns the next <paramref name="length"/> bytes of output, counted as written, for a serializer that fills a
+    /// span of a size it computed first (Google.Protobuf's <c>WriteTo(Span&lt;byte&gt;)</c>); fill all of it before the next write.
+    /// </summary>
+    public Span<byte> TakeSpan(int length)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(length);
+        return AcquireSpan(length);
     }
 
     /// <summary>Writes raw bytes as they are.</summary>

@@ -27,6 +27,7 @@ internal sealed class BerthMetrics
         BytesReceived = meter.CreateCounter<long>("berth.bytes.received", "By", "Bytes received, headers included.");
         BytesSent = meter.CreateCounter<long>("berth.bytes.sent", "By", "Bytes written to sockets, headers included.");
         SendQueueBytes = meter.CreateUpDownCounter<long>("berth.send_queue.bytes", "By", "Bytes accepted for sending and not yet written.");
+        LateReplies = meter.CreateCounter<long>("berth.requests.late_replies", "{reply}", "Replies discarded because their request had timed out or was cancelled.");
     }
 
     /// <summary>The instruments of connections that name no meter factory.</summary>
@@ -47,6 +48,8 @@ internal sealed class BerthMetrics
     public Counter<long> BytesSent { get; }
 
     public UpDownCounter<long> SendQueueBytes { get; }
+
+    public Counter<long> LateReplies { get; }
 
     /// <summary>
     /// The instruments on <paramref name="factory"/>'s <c>Berth</c> meter, created once per factory and shared by all

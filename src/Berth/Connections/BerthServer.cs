@@ -12,12 +12,15 @@ namespace Berth.Connections;
 
 /// <summary>
 /// A framed TCP server: listens, keeps several accepts outstanding, and runs a <see cref="Connection"/> per accepted
-/// socket with the <see cref="ConnectionHandler"/> it was given. <see cref="StopAsync"/> stops accepting, lets every
-/// connection flush its queue within <see cref="BerthServerOptions.ShutdownTimeout"/>, closes them all and returns
-/// every pooled buffer.
+/// socket with the <see cref="ConnectionHandler"/> it was given. <see cref="StopAsync"/> stops accepting, closes idle
+/// connections first and each active one at its next frame boundary, lets every connection flush its queue within
+/// <see cref="BerthServerOptions.ShutdownTimeout"/>, and returns every pooled buffer.
 /// </summary>
 public sealed class BerthServer : IAsyncDisposable
 {
+    /// <summary>How often a stop looks again for active connections that reached a frame boundary.</summary>
+    private static readonly TimeSpan FrameBoundaryPollInterval = TimeSpan.FromMilliseconds(10);
+
     private readonly BerthServerOptions _options;
     private readonly ConnectionHandler _handler;
     private readonly ILogger _logger;
@@ -121,8 +124,9 @@ public sealed class BerthServer : IAsyncDisposable
     }
 
     /// <summary>
-    /// Stops accepting, closes every connection after it flushed its queue (or hard, once the shutdown timeout or
-    /// <paramref name="cancellationToken"/> ends the wait), and completes when every connection is closed.
+    /// Stops accepting, closes every connection once it is between frames (no frame partly received, nothing queued:
+    /// idle ones at once) after it flushed its queue, or hard once the shutdown timeout or
+    /// <paramref name="cancellationToken"/> ends the wait, and completes when every connection is closed.
     /// </summary>
     public Task StopAsync(CancellationToken cancellationToken = default)
     {
@@ -148,21 +152,30 @@ public sealed class BerthServer : IAsyncDisposable
         await _accepting.ConfigureAwait(false);
         _sweeper?.Dispose();
 
-        foreach (var (_, connection) in _connections)
-        {
-            connection.Lifetime.Close(DisconnectReason.ServerStopping, null, flush: true);
-        }
-
-        if (Volatile.Read(ref _open) == 0)
-        {
-            _drained.TrySetResult();
-        }
-
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         deadline.CancelAfter(_options.ShutdownTimeout);
         var remaining = 0;
         try
         {
+            // Idle connections close first; an active one closes at its next frame boundary, so the frame it is
+            // receiving is delivered and its reply flushed before the close, all within the shutdown timeout.
+            var active = CloseConnectionsBetweenFrames();
+            if (active > 0)
+            {
+                ConnectionLog.WaitingForFrameBoundaries(_logger, active);
+            }
+
+            while (active > 0)
+            {
+                await Task.Delay(FrameBoundaryPollInterval, deadline.Token).ConfigureAwait(false);
+                active = CloseConnectionsBetweenFrames();
+            }
+
+            if (Volatile.Read(ref _open) == 0)
+            {
+                _drained.TrySetResult();
+            }
+
             await _drained.Task.WaitAsync(deadline.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
@@ -170,6 +183,7 @@ public sealed class BerthServer : IAsyncDisposable
             foreach (var (_, connection) in _connections)
             {
                 remaining++;
+                connection.Lifetime.Close(DisconnectReason.ServerStopping, null, flush: false);
                 connection.Lifetime.AbortClosing();
             }
 
@@ -177,6 +191,31 @@ public sealed class BerthServer : IAsyncDisposable
         }
 
         ConnectionLog.Stopped(_logger, remaining);
+    }
+
+    /// <summary>Closes, flushing, every connection that is between frames; returns how many are still mid-frame.</summary>
+    private int CloseConnectionsBetweenFrames()
+    {
+        var active = 0;
+        foreach (var (_, connection) in _connections)
+        {
+            var lifetime = connection.Lifetime;
+            if (lifetime.IsClosing)
+            {
+                continue;
+            }
+
+            if (lifetime.IsBetweenFrames)
+            {
+                lifetime.Close(DisconnectReason.ServerStopping, null, flush: true);
+            }
+            else
+            {
+                active++;
+            }
+        }
+
+        return active;
     }
 
     private async Task AcceptLoopAsync()

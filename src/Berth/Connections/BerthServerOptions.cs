@@ -33,7 +33,7 @@ public sealed class BerthServerOptions : ConnectionOptions
     /// <summary>Length of the kernel's queue of connections not yet accepted. Default 1,024.</summary>
     public int Backlog { get; set; } = 1024;
 
-    /// <summary>How long <see cref="BerthServer.StopAsync"/> lets connections flush their queues before closing them hard. Default 5 s.</summary>
+    /// <summary>How long <see cref="BerthServer.StopAsync"/> lets connections reach a frame boundary and flush their queues before closing them hard. Default 5 s.</summary>
     public TimeSpan ShutdownTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>When set, every connection speaks TLS with these settings.</summary>

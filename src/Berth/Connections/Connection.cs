@@ -3,6 +3,7 @@ using System.Net;
 using Berth.Framing;
 using Berth.Connections.Send;
 using Berth.Connections.Transport;
+using Berth.Messages.Requests;
 using Berth.Unix;
 using Microsoft.Extensions.Logging;
 
@@ -19,6 +20,7 @@ public sealed class Connection
     private static long s_lastId;
     private readonly SendQueue _queue;
     private readonly SendWakeup _sendWakeup = new();
+    private PendingRequests? _requests;
 
     internal Connection(
         long id,
@@ -32,6 +34,7 @@ public sealed class Connection
         Options = options;
         Logger = logger;
         Metrics = BerthMetrics.For(options.MeterFactory);
+        HandlerSlots = new HandlerSlots(options.Requests.MaxInFlightHandlers);
         _queue = new SendQueue(options.Format, options.SendQueueLimit, options.BufferPool, options.SendSegmentSize, Metrics);
         Lifetime = new ConnectionLifetime(this, transport, _queue, _sendWakeup, handler, onClosed);
         LocalEndPoint = transport.LocalEndPoint;
@@ -65,6 +68,9 @@ public sealed class Connection
     /// <summary>Application data attached to the connection.</summary>
     public object? Tag { get; set; }
 
+    /// <summary>The per-connection state a <see cref="Messages.MessageRouter{TState}"/> made; apart from <see cref="Tag"/>, which stays the application's.</summary>
+    internal object? RouterState;
+
     /// <summary>Completes once the connection has closed and released its buffers, with how it ended.</summary>
     public Task<DisconnectInfo> Closed => Lifetime.Closed;
 
@@ -76,6 +82,28 @@ public sealed class Connection
 
     /// <summary>How this connection starts and ends; everything that closes it goes through this.</summary>
     internal ConnectionLifetime Lifetime { get; }
+
+    /// <summary>The asynchronous request handlers running for this connection, which the receive path is bounded by.</summary>
+    internal HandlerSlots HandlerSlots { get; }
+
+    /// <summary>The requests awaiting replies; null until the first request.</summary>
+    internal PendingRequests? PendingRequests => Volatile.Read(ref _requests);
+
+    /// <summary>The requests awaiting replies, created with the first request.</summary>
+    internal PendingRequests Requests
+    {
+        get
+        {
+            var requests = Volatile.Read(ref _requests);
+            if (requests is null)
+            {
+                Interlocked.CompareExchange(ref _requests, new PendingRequests(Options.Requests.MaxOutstanding), null);
+                requests = _requests;
+            }
+
+            return requests;
+        }
+    }
 
     /// <summary>
     /// Queues a frame carrying <paramref name="body"/>; false when the queue is full or the connection closing. From
@@ -156,15 +184,15 @@ public sealed class Connection
     /// </summary>
     /// <param name="reason">
     /// <see cref="DisconnectReason.ClosedByApplication"/>, or what the application found wrong with the peer:
-    /// <see cref="DisconnectReason.MalformedFrame"/>, <see cref="DisconnectReason.UnknownMessage"/>,
-    /// <see cref="DisconnectReason.SlowConsumer"/> or <see cref="DisconnectReason.IdleTimeout"/>. The other reasons
+    /// <see cref="DisconnectReason.MalformedFrame"/>, <see cref="DisconnectReason.MalformedMessage"/>,
+    /// <see cref="DisconnectReason.UnknownMessage"/>, <see cref="DisconnectReason.SlowConsumer"/> or <see cref="DisconnectReason.IdleTimeout"/>. The other reasons
     /// are only recorded by the connection itself.
     /// </param>
     /// <exception cref="ArgumentOutOfRangeException">A reason only the connection itself records.</exception>
     public void Abort(DisconnectReason reason)
     {
         if (reason is not (DisconnectReason.ClosedByApplication or DisconnectReason.MalformedFrame
-            or DisconnectReason.UnknownMessage or DisconnectReason.SlowConsumer or DisconnectReason.IdleTimeout))
+            or DisconnectReason.MalformedMessage or DisconnectReason.UnknownMessage or DisconnectReason.SlowConsumer or DisconnectReason.IdleTimeout))
         {
             throw new ArgumentOutOfRangeException(nameof(reason), reason, "Only the connection itself closes for this reason.");
         }
@@ -173,6 +201,16 @@ public sealed class Connection
     }
 
     internal static long NextId() => Interlocked.Increment(ref s_lastId);
+
+    /// <summary>Completes when some queued bytes were written or the connection closed.</summary>
+    internal Task RoomAvailable() => _queue.RoomAvailable();
+
+    /// <summary>The connection is closing: pending requests fail, and a receive paused on the handler bound wakes.</summary>
+    internal void EndRequests()
+    {
+        PendingRequests?.End();
+        HandlerSlots.Freed.Set();
+    }
 
     private bool Accepted(AppendResult result)
     {

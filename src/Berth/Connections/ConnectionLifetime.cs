@@ -3,6 +3,7 @@ using Berth.Framing;
 using Berth.Connections.Receive;
 using Berth.Connections.Send;
 using Berth.Connections.Transport;
+using Berth.Messages;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -55,6 +56,9 @@ internal sealed class ConnectionLifetime
     /// <summary>The peer process's credentials, from the transport's socket (see <see cref="Connection.TryGetPeerCredentials"/>).</summary>
     public bool TryGetPeerCredentials(out Unix.UnixPeerCredentials credentials) => _transport.TryGetPeerCredentials(out credentials);
 
+    /// <summary>No frame is partly received and nothing is queued to send: closing now cuts no frame in two.</summary>
+    public bool IsBetweenFrames => Activity.PartialFrameSinceTicks == 0 && _queue.QueuedBytes == 0;
+
     /// <summary>Whether the close under way writes what is queued before shutting the send side down.</summary>
     public bool FlushOnClose => _flushOnClose;
 
@@ -84,6 +88,7 @@ internal sealed class ConnectionLifetime
         _flushOnClose = flush;
         _queue.Close();
         _closing = true;
+        _connection.EndRequests();
         if (!flush)
         {
             _transport.Abort();
@@ -110,6 +115,19 @@ internal sealed class ConnectionLifetime
         if (Close(reason, null, flush: true))
         {
             ConnectionLog.ClosedByPolicy(Logger, Id, reason);
+            AbortAfterLinger();
+        }
+    }
+
+    /// <summary>
+    /// A typed message body broke its contract: closed as for <see cref="CloseForBadInput"/>, logging the field, offset
+    /// and fault, with the exception as the <see cref="DisconnectInfo.Error"/>.
+    /// </summary>
+    public void CloseForMalformedMessage(MessageFormatException error)
+    {
+        if (Close(DisconnectReason.MalformedMessage, error, flush: true))
+        {
+            ConnectionLog.MalformedMessage(Logger, Id, error.Field, error.Offset, error.Fault);
             AbortAfterLinger();
         }
     }
@@ -172,7 +190,7 @@ internal sealed class ConnectionLifetime
         var format = Options.Format;
         var largestFrame = format.HeaderLength + format.MaxBodyLength;
         var ring = new RingBuffer(Math.Min(Options.ReceiveBufferSize, largestFrame), largestFrame, Options.BufferPool);
-        var gate = new SendGate(_queue, _wakeup);
+        var gate = new SendGate(_queue, _wakeup, _connection.HandlerSlots);
         var delivery = new FrameDelivery(_connection, _handler, new FrameDecoder(format), gate, _connection.Metrics, this);
         _ = Task.Run(new ReceiveLoop(_transport, ring, delivery, gate, this).RunAsync);
         _ = Task.Run(new SendLoop(_transport, _queue, _wakeup, this).RunAsync);
@@ -189,11 +207,12 @@ internal sealed class ConnectionLifetime
 
     /// <summary>
     /// Lets go of the record of where sent frames end once the peer has acknowledged everything written, so a quiet
-    /// connection holds no array for it. Asks the socket only when everything queued was written since the last time.
+    /// connection holds no array for it. Asks the socket only when everything queued was written and no frame was
+    /// queued since the previous sweep, so a busy connection costs no system call here.
     /// </summary>
     public void ForgetAcknowledgedFrames()
     {
-        if (_queue.AwaitsAcknowledgement)
+        if (_queue.QuietAndAwaitingAcknowledgement())
         {
             _queue.ForgetAcknowledged(_transport.Acknowledged);
         }

@@ -1,4 +1,5 @@
 using System.Net;
+using Berth.Messages;
 using Microsoft.Extensions.Logging;
 
 namespace Berth.Connections;
@@ -32,4 +33,10 @@ internal static partial class ConnectionLog
 
     [LoggerMessage(9, LogLevel.Information, "Stopped; {Remaining} connections closed hard after the shutdown timeout")]
     public static partial void Stopped(ILogger logger, int remaining);
+
+    [LoggerMessage(10, LogLevel.Warning, "Connection {Id} closed: MalformedMessage, {Field} at offset {Offset}: {Fault}")]
+    public static partial void MalformedMessage(ILogger logger, long id, string field, long offset, MessageFault fault);
+
+    [LoggerMessage(11, LogLevel.Information, "Stopping: idle connections closed; {Active} active connections close at their next frame boundary")]
+    public static partial void WaitingForFrameBoundaries(ILogger logger, int active);
 }

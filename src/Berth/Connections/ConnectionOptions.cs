@@ -3,6 +3,7 @@ using System.Diagnostics.Metrics;
 using System.Net.Sockets;
 using Berth.Buffers;
 using Berth.Framing;
+using Berth.Messages.Requests;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -61,7 +62,7 @@ public class ConnectionOptions
     /// <summary>
     /// How long a closing connection waits for the peer to close after its queued frames were flushed. A close for bad
     /// input (<see cref="DisconnectReason.FrameTooLarge"/>, <see cref="DisconnectReason.MalformedFrame"/>,
-    /// <see cref="DisconnectReason.FrameTimeout"/>) is cut off this long after it began, flush included. Default 5 s.
+    /// <see cref="DisconnectReason.MalformedMessage"/>, <see cref="DisconnectReason.FrameTimeout"/>) is cut off this long after it began, flush included. Default 5 s.
     /// </summary>
     public TimeSpan LingerTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
@@ -96,6 +97,9 @@ public class ConnectionOptions
     /// </summary>
     public IMeterFactory? MeterFactory { get; set; }
 
+    /// <summary>The timeout and bounds of request/response on each connection.</summary>
+    public RequestOptions Requests { get; set; } = new();
+
     internal void ApplyTo(Socket socket)
     {
         if (socket.AddressFamily == AddressFamily.Unix)
@@ -113,6 +117,8 @@ public class ConnectionOptions
         ArgumentNullException.ThrowIfNull(Format);
         ArgumentNullException.ThrowIfNull(BufferPool);
         ArgumentNullException.ThrowIfNull(LoggerFactory);
+        ArgumentNullException.ThrowIfNull(Requests);
+        Requests.Validate();
         ArgumentOutOfRangeException.ThrowIfLessThan(SendQueueLimit, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(ReceiveBufferSize, 16);
         ArgumentOutOfRangeException.ThrowIfLessThan(SendSegmentSize, 16);

@@ -66,4 +66,10 @@ public enum DisconnectReason
 
     /// <summary>The application's <c>ProxyProtocolOptions.OnHeader</c> refused the header.</summary>
     ProxyHeaderRejected,
+
+    /// <summary>
+    /// A typed handler's message body broke its contract (truncated, malformed or over a bound); the
+    /// <see cref="Messages.MessageFormatException"/> naming the field, offset and fault is the <see cref="DisconnectInfo.Error"/>.
+    /// </summary>
+    MalformedMessage,
 }

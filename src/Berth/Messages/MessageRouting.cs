@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using Berth.Buffers;
 using Berth.Connections;
 using Berth.Connections.Packets;
@@ -10,8 +11,8 @@ public static class MessageRouting
 {
     /// <summary>
     /// Routes packets with <typeparamref name="TMessage"/>'s id to <paramref name="handler"/>, decoded. A body the
-    /// contract rejects closes only that connection with <see cref="DisconnectReason.MalformedFrame"/>; the
-    /// <see cref="MessageFormatException"/> naming the field, offset and fault is the <see cref="DisconnectInfo.Error"/>.
+    /// contract rejects closes only that connection with <see cref="DisconnectReason.MalformedMessage"/>, logging the
+    /// field, offset and fault; the <see cref="MessageFormatException"/> is the <see cref="DisconnectInfo.Error"/>.
     /// </summary>
     /// <exception cref="ArgumentException">The id is already mapped.</exception>
     public static PacketRouter On<TMessage>(this PacketRouter router, MessageHandler<TMessage> handler)
@@ -22,21 +23,60 @@ public static class MessageRouting
         return router.Map(TMessage.MessageId, (Connection connection, in ReadOnlySequence<byte> payload) => Dispatch(connection, payload, handler));
     }
 
+    /// <summary>
+    /// Routes packets with <paramref name="codec"/>'s id to <paramref name="handler"/>, decoded by the codec; a body it
+    /// rejects closes only that connection as for a generated contract.
+    /// </summary>
+    /// <exception cref="ArgumentException">The id is already mapped.</exception>
+    public static PacketRouter On<TMessage>(this PacketRouter router, MessageCodec<TMessage> codec, MessageHandler<TMessage> handler)
+    {
+        ArgumentNullException.ThrowIfNull(router);
+        ArgumentNullException.ThrowIfNull(codec);
+        ArgumentNullException.ThrowIfNull(handler);
+        return router.Map(codec.MessageId, (Connection connection, in ReadOnlySequence<byte> payload) =>
+        {
+            if (TryDecode(connection, codec, payload, out var message))
+            {
+                handler(connection, message);
+            }
+        });
+    }
+
     private static void Dispatch<TMessage>(Connection connection, in ReadOnlySequence<byte> payload, MessageHandler<TMessage> handler)
         where TMessage : IMessage<TMessage>
     {
-        TMessage message;
+        if (TryDecode<TMessage>(connection, payload, out var message))
+        {
+            handler(connection, message);
+        }
+    }
+
+    /// <summary>Decodes a routed body with a codec, or closes the connection for it with <see cref="DisconnectReason.MalformedMessage"/>.</summary>
+    internal static bool TryDecode<TMessage>(Connection connection, MessageCodec<TMessage> codec, in ReadOnlySequence<byte> payload, [MaybeNullWhen(false)] out TMessage message)
+    {
         try
         {
-            var reader = new PacketReader(payload, TMessage.ByteOrder);
-            message = TMessage.Read(ref reader);
+            message = codec.Read(payload);
+            return true;
         }
         catch (MessageFormatException e)
         {
-            connection.Lifetime.Close(DisconnectReason.MalformedFrame, e, flush: false);
-            return;
+            connection.Lifetime.CloseForMalformedMessage(e);
+            message = default;
+            return false;
+        }
+    }
+
+    /// <summary>Decodes a routed body, or closes the connection for it with <see cref="DisconnectReason.MalformedMessage"/>.</summary>
+    internal static bool TryDecode<TMessage>(Connection connection, in ReadOnlySequence<byte> payload, [MaybeNullWhen(false)] out TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        if (MessageReading.TryRead(payload, out message, out var error))
+        {
+            return true;
         }
 
-        handler(connection, message);
+        connection.Lifetime.CloseForMalformedMessage(error);
+        return false;
     }
 }

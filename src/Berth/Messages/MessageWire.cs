@@ -158,6 +158,34 @@ public static class MessageWire
             : new MessageFormatException(field, offset, MessageFault.Malformed, "not UTF-8");
     }
 
+    /// <summary>Writes a UTF-8 view as a string field: its byte count (a varint) and the bytes.</summary>
+    public static void WriteUtf8Field(ref PacketWriter writer, Utf8Field value)
+    {
+        writer.WriteVarUInt32((uint)value.ByteCount);
+        foreach (var segment in value.Utf8Bytes)
+        {
+            writer.WriteBytes(segment.Span);
+        }
+    }
+
+    /// <summary>Reads a string field as a view of its bytes, without allocating when the reader is over a frame; invalid UTF-8 is malformed.</summary>
+    public static Utf8Field ReadUtf8Field(ref PacketReader reader, string field)
+    {
+        var offset = reader.Consumed;
+        if (!reader.TryReadVarUInt32(out var length))
+        {
+            throw VarIntFault(reader, field, offset);
+        }
+
+        if (length > reader.Remaining)
+        {
+            throw new MessageFormatException(field, offset, MessageFault.Truncated, $"{length} bytes announced, {reader.Remaining} left");
+        }
+
+        reader.TryReadSlice((int)length, out var utf8);
+        return Utf8Field.TryCheck(utf8) ? new Utf8Field(utf8) : throw new MessageFormatException(field, offset, MessageFault.Malformed, "not UTF-8");
+    }
+
     /// <summary>Writes bytes as their count (a varint) and the bytes.</summary>
     public static void WriteBytes(ref PacketWriter writer, scoped ReadOnlySpan<byte> value)
     {

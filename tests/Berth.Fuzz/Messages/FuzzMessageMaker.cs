@@ -1,4 +1,5 @@
 using System.Text;
+using Berth.Messages;
 
 namespace Berth.Fuzz.Messages;
 
@@ -35,6 +36,7 @@ internal static class FuzzMessageMaker
             Notes = random.OneIn(3) ? null : new string?[random.SkewedLength(4)],
             Tree = random.OneIn(2) ? null : Tree(ref random, 0),
             Score = BitConverter.UInt64BitsToDouble(random.NextUInt64()),
+            Quote = new Utf8Field(Encoding.UTF8.GetBytes(Text(ref random))),
         };
         for (var i = 0; i < chat.Numbers.Length; i++)
         {

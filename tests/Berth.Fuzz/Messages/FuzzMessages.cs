@@ -42,6 +42,7 @@ public sealed partial class FuzzChat
     [Field(11)] public double Score { get; set; }
     [Field(12)] public FuzzShape? Shape { get; set; }
     [Field(13)] public List<FuzzShape> Shapes { get; set; } = [];
+    [Field(14)] public Utf8Field Quote { get; set; }
 }
 
 /// <summary>A union inside the chat, as an optional field and as list elements.</summary>

@@ -7,9 +7,13 @@ namespace Berth.Tests.Cli;
 /// <summary>
 /// <c>berth</c> as its own process, for what cannot run in-process: signals. Standard output is read line by line so a
 /// test can wait for a line ("listening on ...") before it acts; the process is killed on dispose if still running.
+/// The build beside the tests runs unless <see cref="ExecutableVariable"/> names another berth executable:
+/// scripts/test.sh points it at the NativeAOT binary to run the same tests against that.
 /// </summary>
 internal sealed class BerthProcess : IAsyncDisposable
 {
+    public const string ExecutableVariable = "BERTH_EXECUTABLE";
+
     private readonly Process _process;
     private readonly List<string> _lines = [];
     private readonly Task _reading;
@@ -17,8 +21,13 @@ internal sealed class BerthProcess : IAsyncDisposable
 
     public BerthProcess(params string[] args)
     {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Berth.Cli.dll"));
+        var executable = Environment.GetEnvironmentVariable(ExecutableVariable);
+        var start = new ProcessStartInfo(executable ?? "dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        if (executable is null)
+        {
+            start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Berth.Cli.dll"));
+        }
+
         foreach (var argument in args)
         {
             start.ArgumentList.Add(argument);

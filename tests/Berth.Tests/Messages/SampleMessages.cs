@@ -149,3 +149,15 @@ public sealed partial class Drawing
     [Field(1)] public List<Shape> Layers { get; set; } = [];
     [Field(2)] public Shape? Extra { get; set; }
 }
+
+/// <summary>A room line with its text as a string: the owning form.</summary>
+[Message(42)]
+public sealed partial record SayText([property: Field(0)] int Room, [property: Field(1)] string Text);
+
+/// <summary>The same layout as <see cref="SayText"/> with the text as a view into the frame: the form that allocates nothing.</summary>
+[Message(43)]
+public partial struct SayView
+{
+    [Field(0)] public int Room;
+    [Field(1)] public Utf8Field Text;
+}

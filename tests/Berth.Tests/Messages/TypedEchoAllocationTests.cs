@@ -18,14 +18,48 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
     private const int Messages = 10_000;
 
     [Theory]
+    [InlineData(HandlerScheduling.Inline, false)]
+    [InlineData(HandlerScheduling.ThreadPool, false)]
+    [InlineData(HandlerScheduling.Inline, true)]
+    [InlineData(HandlerScheduling.ThreadPool, true)]
+    public async Task A_typed_struct_echo_allocates_nothing_per_message(HandlerScheduling scheduling, bool withState)
+    {
+        PacketRouter router = withState
+            ? new MessageRouter<MoveCount>(static _ => new MoveCount()).On(static (Connection connection, MoveCount state, in Move move) =>
+            {
+                state.Moves++;
+                connection.TrySend(move with { Tick = move.Tick + 1 });
+            })
+            : new PacketRouter().On(static (Connection connection, in Move move) => connection.TrySend(move with { Tick = move.Tick + 1 }));
+        var replies = await Echo(router, scheduling, TypedTcpTests.Packet(new Move { PlayerId = 7, X = 1, Y = 2, Facing = Direction.North, Tick = 1 }), $"typed echo, {scheduling}, state {withState}");
+
+        Assert.Equal(2, BitConverter.ToInt64(replies, 4 + 4 + 13));
+    }
+
+    [Theory]
     [InlineData(HandlerScheduling.Inline)]
     [InlineData(HandlerScheduling.ThreadPool)]
-    public async Task A_typed_struct_echo_allocates_nothing_per_message(HandlerScheduling scheduling)
+    public async Task A_utf8_view_echo_allocates_nothing_per_message(HandlerScheduling scheduling)
     {
-        var router = new PacketRouter().On(static (Connection connection, in Move move) => connection.TrySend(move with { Tick = move.Tick + 1 }));
+        var router = new PacketRouter().On(static (Connection connection, in SayView say) =>
+        {
+            if (say.Text.Equals("héllo"u8))
+            {
+                connection.TrySend(say with { Room = say.Room + 1 });
+            }
+        });
+
+        var replies = await Echo(router, scheduling, [.. BitConverter.GetBytes(SayView.MessageId), .. MessageBytes.Encode(new SayText(1, "héllo"))], $"utf8 view echo, {scheduling}");
+
+        Assert.Equal(new SayText(2, "héllo"), MessageBytes.Decode<SayText>(replies.AsSpan(4 + 4, replies.Length / Pipeline - 8)));
+    }
+
+    /// <summary>Echoes <paramref name="packet"/> through <paramref name="router"/> in pipelined bursts and asserts the process-wide growth; returns the last burst's replies.</summary>
+    private async Task<byte[]> Echo(PacketRouter router, HandlerScheduling scheduling, byte[] packetBody, string label)
+    {
         await using var server = EchoTests.Start(new BerthServerOptions { HandlerScheduling = scheduling }, router);
         using var client = new RawClient(server.EndPoint);
-        var packet = RawClient.Frame(TypedTcpTests.Packet(new Move { PlayerId = 7, X = 1, Y = 2, Facing = Direction.North, Tick = 1 }));
+        var packet = RawClient.Frame(packetBody);
         var burst = new byte[Pipeline * packet.Length];
         for (var i = 0; i < Pipeline; i++)
         {
@@ -37,14 +71,14 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
             () =>
             {
                 RoundTrips(client, burst, replies, 20_000);
-                return AllocationGrowth.Measure(count => RoundTrips(client, burst, replies, count), Messages, output, $"typed echo, {scheduling}");
+                return AllocationGrowth.Measure(count => RoundTrips(client, burst, replies, count), Messages, output, label);
             },
             CancellationToken.None,
             TaskCreationOptions.LongRunning,
             TaskScheduler.Default);
 
-        Assert.True(growth < AllocationGrowth.Allowance, $"{growth} more bytes allocated over {10 * Messages} typed echoes than over {Messages}");
-        Assert.Equal(2, BitConverter.ToInt64(replies, 4 + 4 + 13));
+        Assert.True(growth < AllocationGrowth.Allowance, $"{growth} more bytes allocated over {10 * Messages} echoes than over {Messages} ({label})");
+        return replies;
     }
 
     private static void RoundTrips(RawClient client, byte[] burst, byte[] replies, int messages)
@@ -54,5 +88,10 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
             client.Send(burst);
             client.ReceiveExactly(replies);
         }
+    }
+
+    private sealed class MoveCount
+    {
+        public long Moves;
     }
 }

@@ -34,7 +34,8 @@ public sealed class TypedTcpTests
     [Fact]
     public async Task A_body_its_contract_rejects_closes_only_the_sender_naming_field_offset_and_fault()
     {
-        var options = new BerthServerOptions();
+        var log = new CapturingLoggerFactory();
+        var options = new BerthServerOptions { LoggerFactory = log };
         var router = new RecordingRouter();
         router.On(static (Connection connection, in Move move) => connection.TrySend(move));
         router.On(static (Connection connection, in Chat chat) => connection.TrySend(new Move { PlayerId = chat.Numbers.Length }));
@@ -53,8 +54,10 @@ public sealed class TypedTcpTests
 
             var info = await router.Disconnected.Task.Within();
             var error = Assert.IsType<MessageFormatException>(info.Error);
-            Assert.Equal(DisconnectReason.MalformedFrame, info.Reason);
+            Assert.Equal(DisconnectReason.MalformedMessage, info.Reason);
             Assert.Equal((MessageFault.CountOverBound, "Chat.Numbers", 4L), (error.Fault, error.Field, error.Offset));
+            await Waits.Until(() => log.Lines.Any(line =>
+                line.StartsWith("Warning: ", StringComparison.Ordinal) && line.EndsWith("closed: MalformedMessage, Chat.Numbers at offset 4: CountOverBound", StringComparison.Ordinal)));
             Assert.True(offender.WaitForClose());
             AssertEchoes(witness, move);
             await Waits.Until(() => server.ConnectionCount == 1);
@@ -77,6 +80,39 @@ public sealed class TypedTcpTests
         await connection.SendAsync(sent);
 
         RoundTripTests.AssertSame(sent, await received.Task.Within());
+    }
+
+    [Fact]
+    public async Task A_big_endian_contract_goes_out_in_its_order_after_a_little_endian_id()
+    {
+        var router = new PacketRouter();
+        router.On(static (Connection connection, in Scalars scalars) => connection.TrySend(scalars with { I32 = scalars.I32 + 1 }));
+        await using var server = EchoTests.Start(new BerthServerOptions(), router);
+        using var client = new RawClient(server.EndPoint);
+        var scalars = new Scalars { I16 = 0x0102, I32 = 0x01020304, Id = Guid.NewGuid() };
+
+        client.SendFrame(Packet(scalars));
+        var reply = client.ReceiveFrame();
+
+        Assert.Equal(Scalars.MessageId, BinaryPrimitives.ReadInt32LittleEndian(reply));
+        Assert.Equal(0x01020305, BinaryPrimitives.ReadInt32BigEndian(reply.AsSpan(4 + 9)));
+        Assert.Equal(reply.AsSpan(4).ToArray(), MessageBytes.Encode(scalars with { I32 = 0x01020305 }));
+    }
+
+    [Fact]
+    public async Task A_big_endian_typed_send_from_the_client_is_read_by_the_server()
+    {
+        var received = new TaskCompletionSource<Scalars>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var serverRouter = new PacketRouter();
+        serverRouter.On((Connection connection, in Scalars scalars) => received.TrySetResult(scalars));
+        await using var server = EchoTests.Start(new BerthServerOptions(), serverRouter);
+        await using var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, new PacketRouter());
+        var connection = await client.ConnectAsync();
+        var sent = new Scalars { I64 = -5, F64 = 1.25, Money = 12.5m, Span = TimeSpan.FromSeconds(3), Rights = Rights.Admin };
+
+        await connection.SendAsync(sent);
+
+        Assert.Equal(sent, await received.Task.Within());
     }
 
     internal static byte[] Packet<T>(in T message)

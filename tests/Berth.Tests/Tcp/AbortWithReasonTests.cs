@@ -8,6 +8,7 @@ public sealed class AbortWithReasonTests
     [Theory]
     [InlineData(DisconnectReason.ClosedByApplication)]
     [InlineData(DisconnectReason.MalformedFrame)]
+    [InlineData(DisconnectReason.MalformedMessage)]
     [InlineData(DisconnectReason.UnknownMessage)]
     [InlineData(DisconnectReason.SlowConsumer)]
     [InlineData(DisconnectReason.IdleTimeout)]

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using Berth.Messages.Requests;
 
 namespace Berth.Connections.Packets;
 
@@ -7,11 +8,34 @@ namespace Berth.Connections.Packets;
 /// The optional packet layer: every frame body starts with a little-endian int32 message id, and the rest goes to the
 /// handler mapped to that id. A body too short for an id closes the connection with
 /// <see cref="DisconnectReason.MalformedFrame"/>; an id nobody mapped closes it with <see cref="DisconnectReason.UnknownMessage"/>.
-/// Derive from it to handle connects and disconnects as well.
+/// Derive from it to handle connects and disconnects as well. It also takes the replies to the requests its connections
+/// send (<see cref="MessageRequests"/>) and routes the requests they receive (<see cref="RequestRouting"/>); the ids
+/// of <see cref="EnvelopeKind"/> are reserved for that.
 /// </summary>
 public class PacketRouter : ConnectionHandler
 {
-    private readonly Dictionary<int, PacketHandler> _handlers = [];
+    private readonly Dictionary<int, PacketHandler> _handlers = new()
+    {
+        [(int)EnvelopeKind.Reply] = ReplyReceiver.OnReply,
+        [(int)EnvelopeKind.Error] = ReplyReceiver.OnError,
+    };
+
+    private RequestDispatcher? _requests;
+
+    /// <summary>The request handlers, mapped under the request envelope's id with the first of them.</summary>
+    internal RequestDispatcher Requests
+    {
+        get
+        {
+            if (_requests is null)
+            {
+                _requests = new RequestDispatcher();
+                Map((int)EnvelopeKind.Request, _requests.Dispatch);
+            }
+
+            return _requests;
+        }
+    }
 
     /// <summary>Routes packets with <paramref name="messageId"/> to <paramref name="handler"/>. Map everything before the server starts.</summary>
     /// <exception cref="ArgumentException">The id is already mapped.</exception>

@@ -37,6 +37,11 @@ internal sealed class ReceiveLoop(
                 }
 
                 var received = await transport.ReceiveAsync(ring.GetWriteMemory(wanted)).ConfigureAwait(false);
+                if (received == ConnectionTransport.NothingReceived)
+                {
+                    continue;
+                }
+
                 if (received == 0)
                 {
                     lifetime.Close(DisconnectReason.ClosedByPeer, null, flush: true);

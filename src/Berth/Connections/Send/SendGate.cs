@@ -1,14 +1,20 @@
+using Berth.Messages.Requests;
+
 namespace Berth.Connections.Send;
 
 /// <summary>
 /// Everything the receive path asks of the send side, in one place: whether the send queue is over its limit (then no
 /// further frame is delivered), the bracket around a batch of deliveries (replies queued inside it wake the send loop
-/// once, after the batch), and the wait until the queue drained far enough to resume.
+/// once, after the batch), and the wait until the queue drained far enough to resume. The bound on asynchronous request
+/// handlers shuts it the same way.
 /// </summary>
-internal sealed class SendGate(SendQueue queue, SendWakeup wakeup)
+internal sealed class SendGate(SendQueue queue, SendWakeup wakeup, HandlerSlots handlers)
 {
-    /// <summary>True while the send queue holds at least its limit: the receive path delivers and reads nothing.</summary>
-    public bool IsShut => queue.OverLimit;
+    /// <summary>
+    /// True while the send queue holds at least its limit, or the connection's asynchronous request handlers are at their
+    /// bound: the receive path delivers and reads nothing.
+    /// </summary>
+    public bool IsShut => queue.OverLimit || handlers.IsFull;
 
     /// <summary>Marks this thread as delivering a batch of frames: sends from it are replies.</summary>
     public void BeginDispatch() => wakeup.BeginDispatch();
@@ -16,12 +22,20 @@ internal sealed class SendGate(SendQueue queue, SendWakeup wakeup)
     /// <summary>Ends the batch; the send loop wakes now if a reply went into the empty queue during it.</summary>
     public void EndDispatch() => wakeup.EndDispatch();
 
-    /// <summary>Completes once the queue drained to half its limit, or the connection started closing.</summary>
+    /// <summary>
+    /// Completes once the queue drained to half its limit and a request handler slot is free, or the connection started
+    /// closing.
+    /// </summary>
     public async ValueTask WaitUntilOpenAsync()
     {
         while (!queue.IsClosed && queue.QueuedBytes > queue.ResumeBelow)
         {
             await queue.Drained.WaitAsync().ConfigureAwait(false);
+        }
+
+        while (!queue.IsClosed && handlers.IsFull)
+        {
+            await handlers.Freed.WaitAsync().ConfigureAwait(false);
         }
     }
 }

@@ -26,6 +26,7 @@ internal sealed class SendQueue
     private long _queuedFrames;
     private bool _closed;
     private TaskCompletionSource? _room;
+    private long _acceptedAtLastLook = -1;
 
     public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize, BerthMetrics metrics)
     {
@@ -197,9 +198,19 @@ internal sealed class SendQueue
 
     /// <summary>
     /// True when everything accepted was written but the peer may not have acknowledged all of it, so the record of
-    /// frame ends is still kept; read without the lock, it only says whether asking the socket is worth it.
+    /// frame ends is still kept, and no frame was accepted since the previous call: only a connection gone quiet is
+    /// worth asking the socket about. A busy one keeps its record (and its array) instead of returning the array to
+    /// the shared pool at every sweep and renting one again a moment later, which, over many busy connections,
+    /// returned more arrays at once than the pool keeps and so allocated new ones. Read without the lock, it only
+    /// says whether asking the socket is worth it; only the timeout sweeper calls it.
     /// </summary>
-    public bool AwaitsAcknowledgement => QueuedBytes == 0 && _unacknowledged.Recording;
+    public bool QuietAndAwaitingAcknowledgement()
+    {
+        var accepted = _unacknowledged.AcceptedBytes;
+        var quiet = accepted == _acceptedAtLastLook;
+        _acceptedAtLastLook = accepted;
+        return quiet && QueuedBytes == 0 && _unacknowledged.Recording;
+    }
 
     /// <summary>
     /// Forgets the record of frame ends once <paramref name="acknowledgedBytes"/> covers every accepted byte, or at

@@ -43,6 +43,9 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
     /// <summary>True while the ends live in a rented array.</summary>
     public bool HoldsArray => _array is not null;
 
+    /// <summary>Bytes of every frame accepted so far: the stream offset where the next frame starts.</summary>
+    public long AcceptedBytes => _bytes;
+
     /// <summary>True while some accepted frame may not be acknowledged.</summary>
     public bool Recording => _frames > 0;
 

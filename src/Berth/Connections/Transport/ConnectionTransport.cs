@@ -12,6 +12,12 @@ namespace Berth.Connections.Transport;
 /// </summary>
 internal abstract class ConnectionTransport : IDisposable
 {
+    /// <summary>
+    /// What <see cref="ReceiveAsync"/> returns instead of waiting with a buffer when the readability wait before it
+    /// ended on an event for bytes already taken: the caller gives its buffer back and waits again.
+    /// </summary>
+    public const int NothingReceived = -1;
+
     private readonly bool _activeOpen;
     private PeerAcknowledgement _acknowledgement = new();
 
@@ -66,7 +72,10 @@ internal abstract class ConnectionTransport : IDisposable
     /// </summary>
     protected virtual bool CountsAcknowledgedBytes => Socket.ProtocolType == ProtocolType.Tcp;
 
-    /// <summary>Receives into <paramref name="buffer"/>; 0 means the peer closed its side.</summary>
+    /// <summary>
+    /// Receives into <paramref name="buffer"/>; 0 means the peer closed its side, <see cref="NothingReceived"/> that a
+    /// receive right after a readability wait found the socket empty after all.
+    /// </summary>
     /// <remarks>An empty buffer waits until the socket is readable and consumes nothing.</remarks>
     public abstract ValueTask<int> ReceiveAsync(Memory<byte> buffer);
 

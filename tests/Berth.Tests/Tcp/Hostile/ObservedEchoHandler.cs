@@ -10,7 +10,14 @@ internal sealed class ObservedEchoHandler : ConnectionHandler
 {
     private readonly EchoHandler _echo = new();
 
+    private int _connects;
+
     public ConcurrentQueue<(EndPoint? Peer, DisconnectInfo Info)> Disconnects { get; } = new();
+
+    /// <summary>Connections the server opened and handed to this handler.</summary>
+    public int Connects => Volatile.Read(ref _connects);
+
+    public override void OnConnected(Connection connection) => Interlocked.Increment(ref _connects);
 
     public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body) => _echo.OnFrame(connection, body);
 

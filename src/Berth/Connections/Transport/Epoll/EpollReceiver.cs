@@ -7,7 +7,13 @@ namespace Berth.Connections.Transport.Epoll;
 /// <summary>
 /// The receive side of an <see cref="EpollTransport"/>: tries <c>recv</c> at once and, when nothing is there, leaves
 /// the receive with the event loop, which finishes it on its own thread and runs the awaiting receive loop inline.
-/// An empty buffer waits for readability only (a one-byte peek), so an idle connection needs no receive buffer.
+/// An empty buffer waits for readability only, so an idle connection needs no receive buffer. Once a receive left the
+/// socket empty (it got fewer bytes than it asked for, or none), every later arrival raises an edge, so that wait
+/// makes no syscall: it ends on the next edge. A short receive proves nothing once the peer closed or the socket
+/// failed (the end of the stream stays readable and raises no further edge), so from then on the wait asks the
+/// socket. A receive that follows a wait ended by an edge alone and finds nothing after all (the edge was for bytes
+/// already taken) completes with <see cref="ConnectionTransport.NothingReceived"/> instead of waiting, so the caller
+/// can give its buffer back before it waits again.
 /// </summary>
 internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwaitable<int>
 {
@@ -18,6 +24,16 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
     private Memory<byte> _buffer;
     private volatile bool _aborted;
     private int _inARow;
+
+    // The socket was empty after the receive that began at edge count _emptiedAt: only a later edge brings more.
+    private bool _emptied;
+    private int _emptiedAt;
+
+    // Set before the edge that reported the peer's close or an error is counted, so a receive that observed that edge sees it.
+    private volatile bool _ended;
+
+    // The last readability wait ended on an edge alone, without a syscall confirming there is something to read.
+    private bool _unconfirmed;
 
     public ValueTask<int> ReceiveAsync(Memory<byte> buffer)
     {
@@ -44,9 +60,14 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
     /// </summary>
     public void Abort() => _aborted = true;
 
-    /// <summary>On the loop, for an event that may make the socket readable.</summary>
-    public void OnReadable()
+    /// <summary>On the loop, for an event that may make the socket readable; <paramref name="ended"/> when it reports the peer's close or an error.</summary>
+    public void OnReadable(bool ended)
     {
+        if (ended)
+        {
+            _ended = true;
+        }
+
         if (_handoff.Signal())
         {
             Resume();
@@ -76,12 +97,25 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
     /// <summary>False when the receive now waits for the loop.</summary>
     private bool TryReceive(out int received, out Exception? error)
     {
+        error = null;
+        received = 0;
         while (true)
         {
             if (_aborted)
             {
                 error = new SocketException((int)SocketError.OperationAborted);
-                received = 0;
+                return true;
+            }
+
+            if (_buffer.IsEmpty && _emptied)
+            {
+                if (_handoff.TryWait(_emptiedAt))
+                {
+                    return false;
+                }
+
+                _emptied = false;
+                _unconfirmed = true;
                 return true;
             }
 
@@ -89,8 +123,15 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
             var result = Receive(_buffer.Span);
             if (result >= 0)
             {
-                received = _buffer.IsEmpty ? 0 : (int)result;
-                error = null;
+                _unconfirmed = false;
+                if (_buffer.IsEmpty)
+                {
+                    return true;
+                }
+
+                received = (int)result;
+                _emptied = received < _buffer.Length && !_ended;
+                _emptiedAt = observed;
                 return true;
             }
 
@@ -104,14 +145,22 @@ internal sealed unsafe class EpollReceiver(int fd, EpollLoop loop) : ReusableAwa
             {
                 // The parameterless constructor maps the last P/Invoke error, which is still this call's.
                 error = new SocketException();
-                received = 0;
                 return true;
             }
 
+            if (_unconfirmed && !_buffer.IsEmpty)
+            {
+                _unconfirmed = false;
+                _emptied = true;
+                _emptiedAt = observed;
+                received = ConnectionTransport.NothingReceived;
+                return true;
+            }
+
+            _emptied = true;
+            _emptiedAt = observed;
             if (_handoff.TryWait(observed))
             {
-                received = 0;
-                error = null;
                 return false;
             }
         }

@@ -94,9 +94,10 @@ internal sealed class EpollTransport : ConnectionTransport
     /// <summary>On the loop: wakes the waiting receive and send this event concerns; errors and hang-ups concern both.</summary>
     internal void OnEvents(uint events)
     {
-        if ((events & (LinuxEpoll.In | LinuxEpoll.ReadHangUp | LinuxEpoll.Error | LinuxEpoll.HangUp)) != 0)
+        const uint ended = LinuxEpoll.ReadHangUp | LinuxEpoll.Error | LinuxEpoll.HangUp;
+        if ((events & (LinuxEpoll.In | ended)) != 0)
         {
-            _receiver.OnReadable();
+            _receiver.OnReadable((events & ended) != 0);
         }
 
         if ((events & (LinuxEpoll.Out | LinuxEpoll.Error | LinuxEpoll.HangUp)) != 0)

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Where a Berth server's time per message goes under pipelined small messages: syscalls per sendmsg (strace -c) and
+# the shares of CPU samples (perf record -e cpu-clock) by where the code lives and by user-space frame. Attribution,
+# not timing: shares and counts only, so it may run on a busy machine (the provenance says how busy).
+#
+#   bash bench/profile-small-messages.sh --data docs/data/decisions/small-messages-after.json
+#   bash bench/profile-small-messages.sh --previous cddf557 --size 1024 --data FILE   that commit's build, 1 KB frames
+#
+# Runs `berth serve` (this build's, or the one of --previous COMMIT, built by bench/build-previous-engine.sh) driven by the C load generator: --connections
+# (default 100), pipeline 16, --size (default 64) bytes. Needs gcc, python3, strace and perf, and root or a
+# perf_event_paranoid that lets perf and strace attach to the server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cli=src/Berth.Cli/bin/Release/net10.0
+size=64
+connections=100
+data=""
+command="bash bench/profile-small-messages.sh $*"
+while (($#)); do
+    case "$1" in
+        --previous) cli=$(bash bench/build-previous-engine.sh "$2"); shift 2 ;;
+        --size) size="$2"; shift 2 ;;
+        --connections) connections="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        *) echo "profile-small-messages: unknown option $1 (see the header of bench/profile-small-messages.sh)" >&2; exit 2 ;;
+    esac
+done
+if [ -z "$data" ]; then
+    echo "profile-small-messages: --data FILE is required" >&2
+    exit 2
+fi
+
+out=artifacts/profile-small-messages
+mkdir -p "$out"
+bash bench/native/load/build.sh artifacts/compare > /dev/null
+if [ "$cli" = src/Berth.Cli/bin/Release/net10.0 ]; then
+    dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
+fi
+
+state="$out/run.json"
+python3 scripts/long_results.py run-start "$state" "$command"
+# Write-xor-execute off, so perf finds the JIT's code under the names the perf map gives it.
+DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet "$cli/Berth.Cli.dll" serve --port 0 > "$out/serve.log" 2>&1 &
+server=$!
+port=""
+for _ in $(seq 100); do
+    port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out/serve.log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
+    sleep 0.1
+done
+artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
+    --warmup 1 --duration 9 > "$out/load.json" &
+load=$!
+sleep 2
+timeout -s INT 3 strace -c -f -p "$server" -o "$out/strace.txt" > /dev/null 2>&1 || true
+sleep 0.5
+perf record -e cpu-clock -g -p "$server" -o "$out/perf.data" -- sleep 3 > /dev/null 2>&1
+wait "$load"
+kill "$server" 2> /dev/null || true
+wait "$server" 2> /dev/null || true
+perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso 2> /dev/null > "$out/dso.txt"
+perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso,sym 2> /dev/null > "$out/sym.txt"
+python3 scripts/long_results.py step-end "$state"
+
+python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" <<'PY'
+import re, sys
+sys.path.insert(0, "scripts")
+import long_results
+out, state, data, size, connections, cli = sys.argv[1:7]
+
+calls = {}
+for line in open(f"{out}/strace.txt"):
+    fields = line.split()
+    if len(fields) >= 5 and fields[0][0].isdigit() and fields[-1] != "total":
+        errors = int(fields[4]) if len(fields) == 6 else 0
+        calls[fields[-1]] = (int(fields[3]), errors)
+sends = calls.get("sendmsg", (0, 0))[0]
+syscalls = [[name, count, errors, count / sends if sends else None]
+            for name, (count, errors) in sorted(calls.items(), key=lambda item: -item[1][0])
+            if name in ("recvfrom", "sendmsg", "epoll_wait", "getsockopt", "futex")]
+
+def place(dso):
+    if dso.startswith("[kernel"):
+        return "kernel"
+    if dso.startswith("[JIT]") or dso.startswith("memfd:doublemapper"):
+        return "JIT-compiled .NET code"
+    if dso.startswith("libc.so") or dso.startswith("ld-linux"):
+        return "libc and the loader"
+    return "the .NET runtime (coreclr, System.Native, other)"
+places = {}
+for line in open(f"{out}/dso.txt"):
+    match = re.match(r"\s+([\d.]+)%\s+(.+?)\s*$", line)
+    if match:
+        places[place(match.group(2))] = places.get(place(match.group(2)), 0) + float(match.group(1)) / 100
+shares = [[name, round(share, 4)] for name, share in sorted(places.items(), key=lambda item: -item[1])]
+
+frames = []
+for line in open(f"{out}/sym.txt"):
+    match = re.match(r"\s+([\d.]+)%\s+(.+?)\s+\[([.k])\]\s+(.+?)\s*$", line)
+    if not match or match.group(3) == "k":
+        continue
+    symbol = match.group(4)
+    method = re.search(r"([\w.`+<>\[\],]+::[\w.`<>|]+)\(", symbol)
+    name = method.group(1) if method else symbol
+    frames.append([re.sub(r"^\[[^\]]*\]\s*", "", name), round(float(match.group(1)) / 100, 4)])
+    if len(frames) == 15:
+        break
+
+workload = f"{size} B x {connections} connections, pipeline 16"
+build = "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
+long_results.write_json(data, {
+    "schema": long_results.SCHEMA,
+    "provenance": long_results.provenance(state),
+    "tables": {
+        "syscalls": {
+            "title": f"berth serve ({build}): system calls over 3 s of {workload} (strace -c -f)",
+            "columns": [{"name": "syscall", "format": "text"}, {"name": "calls", "format": "int"},
+                        {"name": "errors", "format": "int"}, {"name": "per sendmsg", "format": "text"}],
+            "rows": [[n, c, e, "–" if r is None else f"{r:.3f}"] for n, c, e, r in syscalls],
+            "notes": ["One sendmsg carries the replies to one received batch; strace slows the server, so batches are larger than without it."],
+        },
+        "places": {
+            "title": f"berth serve ({build}): where the CPU samples fell over 3 s of {workload} (perf record -e cpu-clock)",
+            "columns": [{"name": "code", "format": "text"}, {"name": "share of samples", "format": "percent"}],
+            "rows": shares,
+            "notes": ["The kernel share includes the switch back into a thread that waited in epoll_wait, counted when the thread resumes."],
+        },
+        "frames": {
+            "title": "The user-space frames with the largest own share of samples (kernel frames left out)",
+            "columns": [{"name": "frame", "format": "text"}, {"name": "share of samples", "format": "percent"}],
+            "rows": frames,
+        },
+    },
+})
+print(f"wrote {data}")
+PY

@@ -1,0 +1,89 @@
+using System.Threading.Tasks.Sources;
+using Berth.Messages;
+
+namespace Berth.Zmq;
+
+/// <summary>
+/// A pending request whose reply is a <typeparamref name="TReply"/>: its own value-task source, back in the pool once
+/// the caller has its result, so a round trip allocates nothing.
+/// </summary>
+internal sealed class ZmqPendingReply<TReply> : ZmqPendingRequest, IValueTaskSource<TReply>
+    where TReply : IMessage<TReply>
+{
+    /// <summary>Instances kept for reuse; more than the default outstanding bound of a few requesters.</summary>
+    private const int PoolCapacity = 16_384;
+
+    private static readonly Lock PoolLock = new();
+    private static readonly Stack<ZmqPendingReply<TReply>> Pool = new();
+
+    private ManualResetValueTaskSourceCore<TReply> _core;
+
+    private ZmqPendingReply()
+    {
+    }
+
+    public ValueTask<TReply> Reply => new(this, _core.Version);
+
+    public static ZmqPendingReply<TReply> Rent()
+    {
+        lock (PoolLock)
+        {
+            if (Pool.TryPop(out var pending))
+            {
+                return pending;
+            }
+        }
+
+        return new ZmqPendingReply<TReply>();
+    }
+
+    /// <summary>Gives back an instance that was never handed out as a task.</summary>
+    public void Discard()
+    {
+        Forget();
+        lock (PoolLock)
+        {
+            if (Pool.Count < PoolCapacity)
+            {
+                Pool.Push(this);
+            }
+        }
+    }
+
+    public override void Complete(int messageId, ReadOnlySpan<byte> body, ZmqSocket socket)
+    {
+        StopWatchingCancellation();
+        if (messageId == TReply.MessageId && ZmqMessageFrames.TryReadBody<TReply>(body, out var reply))
+        {
+            _core.SetResult(reply);
+            return;
+        }
+
+        socket.CountDropped();
+        _core.SetException(new MessageFormatException("Envelope.Tag", 0, MessageFault.Malformed, $"a reply {messageId} that does not read as {typeof(TReply).Name} ({TReply.MessageId})"));
+    }
+
+    public override void Fail(Exception error)
+    {
+        StopWatchingCancellation();
+        _core.SetException(error);
+    }
+
+    TReply IValueTaskSource<TReply>.GetResult(short token)
+    {
+        try
+        {
+            return _core.GetResult(token);
+        }
+        finally
+        {
+            _core.Reset();
+            Discard();
+        }
+    }
+
+    ValueTaskSourceStatus IValueTaskSource<TReply>.GetStatus(short token) => _core.GetStatus(token);
+
+    void IValueTaskSource<TReply>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
+        _core.OnCompleted(continuation, state, token, flags);
+}

@@ -1,0 +1,137 @@
+namespace Berth.Zmq;
+
+/// <summary>
+/// The single-owner guard. The thread that last claimed the socket (its owner) claims it again with plain reads and
+/// writes: it marks its own per-thread slot as inside this socket, then checks that it still owns the socket and that
+/// the socket is idle. Any other claim (another thread, a poll, a dispose) goes through the state word with a
+/// compare-and-swap, makes itself the owner, and then issues a process-wide memory barrier before looking at the
+/// previous owner's slot. That barrier pairs with the owner's store-then-load, so of two racing claims at least one
+/// sees the other and refuses: the owner's repeated calls pay no interlocked instruction, and only a change of thread
+/// pays, more than a compare-and-swap did.
+/// </summary>
+public sealed partial class ZmqSocket
+{
+    [ThreadStatic]
+    private static CallerSlot? t_caller;
+
+    /// <summary>The slot of the thread that last claimed the socket; null before the first call.</summary>
+    private CallerSlot? _owner;
+
+    private static CallerSlot Caller => t_caller ??= new CallerSlot();
+
+    /// <summary>Claims the socket for one call.</summary>
+    internal void Enter()
+    {
+        var caller = Caller;
+        if (Volatile.Read(ref _owner) == caller && caller.Inside is null)
+        {
+            Volatile.Write(ref caller.Inside, this);
+            if (Volatile.Read(ref _owner) == caller && Volatile.Read(ref _state) == Idle)
+            {
+                return;
+            }
+
+            Volatile.Write(ref caller.Inside, null);
+        }
+
+        // A thread already inside another socket (a call made while a poll holds sockets) keeps this claim in the state
+        // word: its slot names one socket at a time.
+        ClaimByState(caller, own: caller.Inside is null);
+    }
+
+    /// <summary>Gives the socket back; only the claiming thread can, so plain reads suffice.</summary>
+    internal void Exit()
+    {
+        var caller = t_caller;
+        if (caller is not null && caller.Inside == this)
+        {
+            Volatile.Write(ref caller.Inside, null);
+            return;
+        }
+
+        if (_state == Busy)
+        {
+            Volatile.Write(ref _state, Idle);
+        }
+    }
+
+    /// <summary>
+    /// Claims the socket through the state word. With <paramref name="own"/>, the caller becomes the owner and ends
+    /// holding the socket by its slot; otherwise it ends holding it by the Busy state.
+    /// </summary>
+    private void ClaimByState(CallerSlot caller, bool own)
+    {
+        var previous = Interlocked.CompareExchange(ref _state, Busy, Idle);
+        if (previous != Idle)
+        {
+            ThrowNotIdle(previous);
+        }
+
+        var owner = Volatile.Read(ref _owner);
+        if (own)
+        {
+            Volatile.Write(ref _owner, caller);
+        }
+
+        if (owner is not null && owner != caller)
+        {
+            // Makes the previous owner's slot store visible here, and the state and owner written above visible to
+            // it, whatever order its processor kept them in.
+            Interlocked.MemoryBarrierProcessWide();
+            if (Volatile.Read(ref owner.Inside) == this)
+            {
+                // The owner stays the owner: a later claim must look at its slot again while it is inside.
+                Volatile.Write(ref _owner, owner);
+                Volatile.Write(ref _state, Idle);
+                ThrowNotIdle(Busy);
+            }
+        }
+
+        if (own)
+        {
+            Volatile.Write(ref caller.Inside, this);
+            Volatile.Write(ref _state, Idle);
+        }
+    }
+
+    /// <summary>True when the owner (another thread) is inside a call; asked by a dispose that just set Closed.</summary>
+    private bool OwnerIsInside()
+    {
+        var owner = Volatile.Read(ref _owner);
+        if (owner is null || owner == t_caller)
+        {
+            return false;
+        }
+
+        Interlocked.MemoryBarrierProcessWide();
+        return Volatile.Read(ref owner.Inside) == this;
+    }
+
+    /// <summary>
+    /// Moves the caller's claim from its slot to the Busy state, before an async operation waits: the wait ends on
+    /// another thread, and the slot is free for the caller's next call on another socket.
+    /// </summary>
+    private void HoldByState()
+    {
+        var caller = t_caller;
+        if (caller is null || caller.Inside != this)
+        {
+            return;
+        }
+
+        // Only a claim that is about to see this slot and back off can hold the state word now.
+        var spin = default(SpinWait);
+        while (Interlocked.CompareExchange(ref _state, Busy, Idle) != Idle)
+        {
+            spin.SpinOnce();
+        }
+
+        Volatile.Write(ref caller.Inside, null);
+    }
+
+    /// <summary>Which socket a thread is inside, if it holds one by its slot.</summary>
+    private sealed class CallerSlot
+    {
+        public ZmqSocket? Inside;
+    }
+}

@@ -1,0 +1,109 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using Berth.Buffers;
+using Berth.Messages;
+using Berth.Messages.Requests;
+
+namespace Berth.Zmq;
+
+/// <summary>
+/// The layout of a typed ZeroMQ frame, the same bytes a Berth TCP frame carries after its length: a plain message is
+/// its id (int32, little-endian) and its body; a request or a reply is the <see cref="RequestEnvelope"/> and the body.
+/// </summary>
+public static class ZmqMessageFrames
+{
+    /// <summary>
+    /// The largest frame a <typeparamref name="TMessage"/> takes, plain or enveloped: set it as
+    /// <see cref="ZmqSocket.MaxMessageSize"/> so libzmq refuses a larger one before it is read.
+    /// </summary>
+    public static long MaxFrameSize<TMessage>()
+        where TMessage : IMessage<TMessage> =>
+        RequestEnvelope.HeaderLength + (long)TMessage.Bounds.MaxEncodedSize;
+
+    /// <summary>Writes a plain message frame into <paramref name="buffer"/>, emptied first.</summary>
+    internal static ReadOnlySpan<byte> Plain<TMessage>(ArrayBufferWriter<byte> buffer, in TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        buffer.ResetWrittenCount();
+        BinaryPrimitives.WriteInt32LittleEndian(buffer.GetSpan(sizeof(int)), TMessage.MessageId);
+        buffer.Advance(sizeof(int));
+        WriteBody(buffer, message);
+        return buffer.WrittenSpan;
+    }
+
+    /// <summary>Writes a request or a reply frame into <paramref name="buffer"/>, emptied first.</summary>
+    internal static ReadOnlySpan<byte> Enveloped<TMessage>(ArrayBufferWriter<byte> buffer, EnvelopeKind kind, long correlation, in TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        buffer.ResetWrittenCount();
+        var header = new PacketWriter(buffer);
+        RequestEnvelope.Write(ref header, new EnvelopeHeader(kind, correlation, TMessage.MessageId));
+        header.Flush();
+        WriteBody(buffer, message);
+        return buffer.WrittenSpan;
+    }
+
+    /// <summary>Writes an error reply frame: the envelope with the code as its tag, then the description.</summary>
+    internal static ReadOnlySpan<byte> Error(ArrayBufferWriter<byte> buffer, long correlation, RequestRejectedException error)
+    {
+        buffer.ResetWrittenCount();
+        var writer = new PacketWriter(buffer);
+        RequestEnvelope.Write(ref writer, new EnvelopeHeader(EnvelopeKind.Error, correlation, error.Code));
+        var text = error.Message;
+        MessageWire.WriteString(ref writer, text.Length > RequestRejectedException.MaxMessageLength ? text[..RequestRejectedException.MaxMessageLength] : text);
+        writer.Flush();
+        return buffer.WrittenSpan;
+    }
+
+    /// <summary>Reads a plain message frame; false when its id is another contract's or its body is malformed.</summary>
+    internal static bool TryReadPlain<TMessage>(ReadOnlySpan<byte> frame, out TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        if (frame.Length < sizeof(int) || BinaryPrimitives.ReadInt32LittleEndian(frame) != TMessage.MessageId)
+        {
+            message = default!;
+            return false;
+        }
+
+        return TryReadBody(frame[sizeof(int)..], out message);
+    }
+
+    /// <summary>Reads a body in the contract's byte order; false when the contract rejects it.</summary>
+    internal static bool TryReadBody<TMessage>(ReadOnlySpan<byte> body, out TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        var reader = new PacketReader(body, TMessage.ByteOrder);
+        try
+        {
+            message = TMessage.Read(ref reader);
+            return true;
+        }
+        catch (MessageFormatException)
+        {
+            message = default!;
+            return false;
+        }
+    }
+
+    /// <summary>Reads an error reply's description.</summary>
+    internal static string ReadErrorText(ReadOnlySpan<byte> body)
+    {
+        var reader = new PacketReader(body);
+        try
+        {
+            return MessageWire.ReadString(ref reader, "Error.Message");
+        }
+        catch (MessageFormatException)
+        {
+            return "The peer rejected the request (its description was malformed).";
+        }
+    }
+
+    private static void WriteBody<TMessage>(ArrayBufferWriter<byte> buffer, in TMessage message)
+        where TMessage : IMessage<TMessage>
+    {
+        var body = new PacketWriter(buffer, TMessage.ByteOrder);
+        TMessage.Write(ref body, message);
+        body.Flush();
+    }
+}
