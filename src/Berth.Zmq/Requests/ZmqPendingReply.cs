@@ -1,5 +1,6 @@
 using System.Threading.Tasks.Sources;
 using Berth.Messages;
+using Berth.Threading;
 
 namespace Berth.Zmq;
 
@@ -10,11 +11,7 @@ namespace Berth.Zmq;
 internal sealed class ZmqPendingReply<TReply> : ZmqPendingRequest, IValueTaskSource<TReply>
     where TReply : IMessage<TReply>
 {
-    /// <summary>Instances kept for reuse; more than the default outstanding bound of a few requesters.</summary>
-    private const int PoolCapacity = 16_384;
-
-    private static readonly Lock PoolLock = new();
-    private static readonly Stack<ZmqPendingReply<TReply>> Pool = new();
+    private static readonly InstancePool<ZmqPendingReply<TReply>> Pool = new(static () => new ZmqPendingReply<TReply>());
 
     private ManualResetValueTaskSourceCore<TReply> _core;
 
@@ -24,30 +21,13 @@ internal sealed class ZmqPendingReply<TReply> : ZmqPendingRequest, IValueTaskSou
 
     public ValueTask<TReply> Reply => new(this, _core.Version);
 
-    public static ZmqPendingReply<TReply> Rent()
-    {
-        lock (PoolLock)
-        {
-            if (Pool.TryPop(out var pending))
-            {
-                return pending;
-            }
-        }
-
-        return new ZmqPendingReply<TReply>();
-    }
+    public static ZmqPendingReply<TReply> Rent() => Pool.Rent();
 
     /// <summary>Gives back an instance that was never handed out as a task.</summary>
     public void Discard()
     {
         Forget();
-        lock (PoolLock)
-        {
-            if (Pool.Count < PoolCapacity)
-            {
-                Pool.Push(this);
-            }
-        }
+        Pool.Return(this);
     }
 
     public override void Complete(int messageId, ReadOnlySpan<byte> body, ZmqSocket socket)

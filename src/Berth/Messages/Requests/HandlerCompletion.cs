@@ -1,4 +1,5 @@
 using Berth.Connections;
+using Berth.Threading;
 
 namespace Berth.Messages.Requests;
 

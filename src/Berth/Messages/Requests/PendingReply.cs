@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Threading.Tasks.Sources;
 using Berth.Buffers;
+using Berth.Threading;
 
 namespace Berth.Messages.Requests;
 

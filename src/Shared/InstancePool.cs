@@ -1,8 +1,8 @@
-namespace Berth.Messages.Requests;
+namespace Berth.Threading;
 
 /// <summary>
-/// Reused instances of one pooled type, shared by every connection, so a round trip allocates nothing once the pool
-/// holds as many as are in flight. It keeps at most <see cref="Capacity"/>; beyond that, returned ones go to the GC.
+/// Reused instances of one pooled type, shared by every connection or socket, so a round trip allocates nothing once
+/// the pool holds as many as are in flight. One source compiled into Berth and Berth.Zmq, like the awaitable. It keeps at most <see cref="Capacity"/>; beyond that, returned ones go to the GC.
 /// </summary>
 internal sealed class InstancePool<T>(Func<T> create)
     where T : class
