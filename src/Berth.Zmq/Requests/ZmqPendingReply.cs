@@ -33,7 +33,7 @@ internal sealed class ZmqPendingReply<TReply> : ZmqPendingRequest, IValueTaskSou
     public override void Complete(int messageId, ReadOnlySpan<byte> body, ZmqSocket socket)
     {
         StopWatchingCancellation();
-        if (messageId == TReply.MessageId && ZmqMessageFrames.TryReadBody<TReply>(body, out var reply))
+        if (messageId == TReply.MessageId && MessageReading.TryRead<TReply>(body, out var reply, out _))
         {
             _core.SetResult(reply);
             return;

@@ -17,7 +17,7 @@ internal sealed class ZmqSyncRequestRoute<TRequest, TReply>(ZmqRequestHandler<TR
 {
     public override ValueTask Handle(ZmqResponder responder, long correlation, ReadOnlySpan<byte> body)
     {
-        if (!ZmqMessageFrames.TryReadBody<TRequest>(body, out var request))
+        if (!MessageReading.TryRead<TRequest>(body, out var request, out _))
         {
             responder.CountDropped();
             return default;
@@ -45,7 +45,7 @@ internal sealed class ZmqAsyncRequestRoute<TRequest, TReply>(ZmqAsyncRequestHand
 {
     public override ValueTask Handle(ZmqResponder responder, long correlation, ReadOnlySpan<byte> body)
     {
-        if (!ZmqMessageFrames.TryReadBody<TRequest>(body, out var request))
+        if (!MessageReading.TryRead<TRequest>(body, out var request, out _))
         {
             responder.CountDropped();
             return default;

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using Berth.Buffers;
 using Berth.Messages;
 using Berth.Messages.Requests;
@@ -56,34 +57,18 @@ public static class ZmqMessageFrames
     }
 
     /// <summary>Reads a plain message frame; false when its id is another contract's or its body is malformed.</summary>
-    internal static bool TryReadPlain<TMessage>(ReadOnlySpan<byte> frame, out TMessage message)
+    internal static bool TryReadPlain<TMessage>(ReadOnlySpan<byte> frame, [MaybeNullWhen(false)] out TMessage message)
         where TMessage : IMessage<TMessage>
     {
         if (frame.Length < sizeof(int) || BinaryPrimitives.ReadInt32LittleEndian(frame) != TMessage.MessageId)
         {
-            message = default!;
+            message = default;
             return false;
         }
 
-        return TryReadBody(frame[sizeof(int)..], out message);
+        return MessageReading.TryRead(frame[sizeof(int)..], out message, out _);
     }
 
-    /// <summary>Reads a body in the contract's byte order; false when the contract rejects it.</summary>
-    internal static bool TryReadBody<TMessage>(ReadOnlySpan<byte> body, out TMessage message)
-        where TMessage : IMessage<TMessage>
-    {
-        var reader = new PacketReader(body, TMessage.ByteOrder);
-        try
-        {
-            message = TMessage.Read(ref reader);
-            return true;
-        }
-        catch (MessageFormatException)
-        {
-            message = default!;
-            return false;
-        }
-    }
 
     /// <summary>Reads an error reply's description.</summary>
     internal static string ReadErrorText(ReadOnlySpan<byte> body)

@@ -160,8 +160,9 @@ public sealed unsafe partial class ZmqSocket
                 {
                     DiscardRest(msg);
                 }
-                else if (ZmqMessageFrames.TryReadPlain(new ReadOnlySpan<byte>(LibZmq.MsgData(msg), (int)LibZmq.MsgSize(msg)), out message))
+                else if (ZmqMessageFrames.TryReadPlain<TMessage>(new ReadOnlySpan<byte>(LibZmq.MsgData(msg), (int)LibZmq.MsgSize(msg)), out var read))
                 {
+                    message = read;
                     return true;
                 }
 

@@ -1,4 +1,5 @@
 using Berth.Messages.Requests;
+using Berth.Messages;
 
 namespace Berth.Zmq.Tests.Typed;
 
@@ -222,7 +223,7 @@ public sealed class RequestTests : IDisposable
         Assert.Equal(2, frames.Count);
         Assert.True(RequestEnvelope.TryRead(frames[1], out var header));
         Assert.Equal(EnvelopeKind.Request, header.Kind);
-        Assert.True(ZmqMessageFrames.TryReadBody<Quote>(frames[1].AsSpan(RequestEnvelope.HeaderLength), out var quote));
+        Assert.True(MessageReading.TryRead<Quote>(frames[1].AsSpan(RequestEnvelope.HeaderLength), out var quote, out _));
         return (frames[0], header.Correlation, quote);
     }
 
