@@ -22,6 +22,8 @@ internal sealed class BerthCalls : IAsyncDisposable
             var client = new BerthClient(new BerthClientOptions { Port = port }, new PacketRouter());
             calls._clients.Add(client);
             var connection = await client.ConnectAsync();
+            // One call before the loops start, so the warm-up begins with every connection answering.
+            await connection.RequestAsync<Position, Position>(new Position { Id = c });
             for (var slot = 0; slot < outstanding; slot++)
             {
                 calls._loops.Add(CallAsync(connection, c * outstanding + slot, recorder));

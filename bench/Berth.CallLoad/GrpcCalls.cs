@@ -16,7 +16,7 @@ internal sealed class GrpcCalls : IDisposable
 
     public IReadOnlyList<Task> Loops => _loops;
 
-    public static GrpcCalls Start(int port, int connections, int outstanding, CallRecorder recorder)
+    public static async Task<GrpcCalls> StartAsync(int port, int connections, int outstanding, CallRecorder recorder)
     {
         var calls = new GrpcCalls();
         for (var c = 0; c < connections; c++)
@@ -24,6 +24,8 @@ internal sealed class GrpcCalls : IDisposable
             var channel = GrpcChannel.ForAddress($"http://127.0.0.1:{port}");
             calls._channels.Add(channel);
             var client = new Messages.Protobuf.Calls.CallsClient(channel);
+            // The channel connects on its first call: made here, so the warm-up begins with every connection answering.
+            await client.EchoAsync(new Position { Id = c });
             for (var slot = 0; slot < outstanding; slot++)
             {
                 calls._loops.Add(CallAsync(client, c * outstanding + slot, recorder));
