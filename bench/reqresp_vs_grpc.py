@@ -9,6 +9,7 @@ Prints the tables, writes them as a self-contained HTML page, and as a berth-res
 import html
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -47,6 +48,13 @@ def load(path):
     return cells, {key: [r for _, r in sorted(value, key=lambda item: item[0])] for key, value in runs.items()}
 
 
+def package_version(name):
+    """The version Directory.Packages.props pins, so the notes name what ran."""
+    props = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Directory.Packages.props")
+    match = re.search(rf'Include="{re.escape(name)}" Version="([^"]+)"', open(props, encoding="utf-8").read())
+    return match.group(1) if match else "unknown"
+
+
 def tables(cells, runs):
     throughput, latency, cost = [], [], []
     for cell in cells:
@@ -70,7 +78,8 @@ def tables(cells, runs):
                      sum(r["errors"] for r in berth + grpc)])
     notes = ["Cells are connections x calls outstanding per connection, closed loop. Each round runs a cell on Berth, "
              "then at once on gRPC; a round's ratio is that pair's. Ranges are median (min-max) over the rounds.",
-             "gRPC: Grpc.AspNetCore and Grpc.Net.Client 2.85.0 with their defaults (one GrpcChannel per connection, "
+             f"gRPC: Grpc.AspNetCore {package_version('Grpc.AspNetCore')} and Grpc.Net.Client "
+             f"{package_version('Grpc.Net.Client')} with their defaults (one GrpcChannel per connection, "
              "Kestrel's 100 streams per HTTP/2 connection, no compression), HTTP/2 without TLS, server GC as the Web SDK "
              "sets it, no logging providers. Berth: BerthServer and one BerthClient per connection with default options, "
              "workstation non-concurrent GC as berth serve has. The driver, one program for both, keeps the console defaults."]
