@@ -22,6 +22,8 @@ P99_TARGET = 0.3  # Berth's p99 at most this share of gRPC's
 
 
 def verdict(ratios, target, higher_is_better):
+    if not ratios:
+        return "n/a"
     if len(ratios) < ROUNDS:
         return "< 3 rounds"
     reaches = (lambda r: r >= target) if higher_is_better else (lambda r: r <= target)
@@ -61,14 +63,17 @@ def tables(cells, runs):
         berth, grpc = runs[(cell, "berth")], runs[(cell, "grpc")]
         label = f"{cell[0]} x {cell[1]}"
         values = lambda runs_, key: [r[key] for r in runs_]
-        calls = [b["calls_per_s"] / g["calls_per_s"] for b, g in zip(berth, grpc)]
-        p99 = [b["p99_us"] / g["p99_us"] for b, g in zip(berth, grpc)]
+        # A pair where either run had a failed call is left out of the ratios (its runs still show in the ranges and
+        # the failed calls column), as bench/paired-echo.sh leaves out a pair with echo errors.
+        pairs = [(b, g) for b, g in zip(berth, grpc) if b["errors"] == 0 and g["errors"] == 0]
+        calls = [b["calls_per_s"] / g["calls_per_s"] for b, g in pairs]
+        p99 = [b["p99_us"] / g["p99_us"] for b, g in pairs]
         throughput.append([label, spread(values(berth, "calls_per_s"), "count"), spread(values(grpc, "calls_per_s"), "count"),
-                           " ".join(f"{r:.2f}x" for r in calls), statistics.median(calls),
+                           " ".join(f"{r:.2f}x" for r in calls), statistics.median(calls) if calls else None,
                            verdict(calls, CALLS_TARGET, higher_is_better=True)])
         latency.append([label, spread(values(berth, "p50_us"), "us"), spread(values(grpc, "p50_us"), "us"),
                         spread(values(berth, "p99_us"), "us"), spread(values(grpc, "p99_us"), "us"),
-                        " ".join(f"{r:.2f}x" for r in p99), statistics.median(p99),
+                        " ".join(f"{r:.2f}x" for r in p99), statistics.median(p99) if p99 else None,
                         verdict(p99, P99_TARGET, higher_is_better=False)])
         # CPU seconds per million calls, printed in ms: the server's own CPU over the window, not the driver's.
         cpu = lambda runs_: spread([r["server_cpu_s_per_million"] * 1000 for r in runs_], "ms")
@@ -145,6 +150,8 @@ def significant(value):
 
 
 def cell_text(cell, column):
+    if cell is None:
+        return "–"
     if isinstance(cell, str):
         return cell
     if isinstance(cell, dict):
