@@ -6,8 +6,8 @@ namespace Berth.Benchmarks.Calls;
 
 /// <summary>
 /// gRPC's side: one <see cref="GrpcChannel"/> per connection with its defaults (its own SocketsHttpHandler, so its
-/// own HTTP/2 connection; no second connection when streams run out, which 64 outstanding calls never reach under
-/// Kestrel's 100), each call a unary Echo.
+/// own HTTP/2 connection; the channel would open another only past the server's stream limit, which 64 outstanding
+/// calls stay under with Kestrel's 100), each call a unary Echo.
 /// </summary>
 internal sealed class GrpcCalls : IDisposable
 {
