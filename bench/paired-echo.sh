@@ -3,7 +3,8 @@
 # bench/typed-vs-raw.sh. Each round runs every workload as a back-to-back pair (the first server, then the second,
 # each its own process started afresh), so a round gives one ratio per workload: the first server's msg/s over the
 # second's. A workload is "met" when the median of at least 3 rounds' ratios reaches the target and so does every
-# round, "within noise" when only the median does, "not met" when the median does not ("< 3 rounds" with fewer).
+# round, "within noise" when only the median does, "not met" when the median does not ("< 3 rounds" with fewer): the
+# rule of docs/RESULTS.md, judged by scripts/paired_rounds.py.
 #
 #   bash bench/paired-echo.sh --out DIR --command TEXT --rounds N --warmup S --duration S --target RATIO
 #       --cells "64 100;1024 100" --table ID --title TEXT --note TEXT [--data FILE]
@@ -85,8 +86,9 @@ python3 - "$results" "$state" "$data" "$target" "$table" "$title" "$note" "$firs
 import json, statistics, sys
 sys.path.insert(0, "scripts")
 import long_results
+from paired_rounds import spread, verdict
 results, state, data, target, table_id, title, note, first, second = sys.argv[1:10]
-TARGET, ROUNDS = float(target), 3
+TARGET = float(target)
 rows = [line.rstrip("\n").split("\t") for line in open(results)]
 cells = []
 for server, size, connections, line in rows:
@@ -100,14 +102,6 @@ def rates(server, size, connections):
             result = json.loads(r[3]) if r[3] else None
             out.append(result["msg_per_s"] if result and result["errors"] == 0 else None)
     return out
-def verdict(ratios):
-    if len(ratios) < ROUNDS:
-        return "< 3 rounds"
-    if statistics.median(ratios) < TARGET:
-        return "not met"
-    return "met" if min(ratios) >= TARGET else "within noise"
-def spread(values):
-    return {"min": min(values), "median": statistics.median(values), "max": max(values), "unit": "count"} if values else None
 table = []
 print(f"\n| workload | {first} msg/s (median [min-max]) | {second} msg/s | ratio per round | median ratio | at least {TARGET:g}x |")
 print("| --- | ---: | ---: | --- | ---: | --- |")
@@ -119,9 +113,9 @@ for size, connections in cells:
     label = (f"{int(size) // 1024} KB" if int(size) >= 1024 else f"{size} B") + f" x {connections}"
     per_round = " ".join(f"{r:.2f}x" for r in ratios)
     median = statistics.median(ratios) if ratios else None
-    table.append([label, spread(now), spread(anchor), per_round, median, verdict(ratios)])
+    table.append([label, spread(now), spread(anchor), per_round, median, verdict(ratios, TARGET)])
     fmt = lambda v: f"{statistics.median(v):,.0f} [{min(v):,.0f}-{max(v):,.0f}]" if v else "-"
-    print(f"| {label} | {fmt(now)} | {fmt(anchor)} | {per_round} | {median if median is None else f'{median:.2f}x'} | {verdict(ratios)} |")
+    print(f"| {label} | {fmt(now)} | {fmt(anchor)} | {per_round} | {median if median is None else f'{median:.2f}x'} | {verdict(ratios, TARGET)} |")
 if data:
     long_results.write_json(data, {
         "schema": long_results.SCHEMA,

@@ -5,6 +5,7 @@
 
 RESULTS_TSV holds one line per run: round, target (berth or grpc), connections, outstanding, Berth.CallLoad's JSON line.
 Prints the tables, writes them as a self-contained HTML page, and as a berth-result/1 file when DATA is given.
+Targets are judged on paired rounds by scripts/paired_rounds.py (the rule of docs/RESULTS.md).
 """
 import html
 import json
@@ -15,25 +16,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import long_results  # noqa: E402
+from paired_rounds import spread, verdict  # noqa: E402
 
-ROUNDS = 3
 CALLS_TARGET = 5.0  # Berth's calls/s at least this many times gRPC's
 P99_TARGET = 0.3  # Berth's p99 at most this share of gRPC's
-
-
-def verdict(ratios, target, higher_is_better):
-    if not ratios:
-        return "n/a"
-    if len(ratios) < ROUNDS:
-        return "< 3 rounds"
-    reaches = (lambda r: r >= target) if higher_is_better else (lambda r: r <= target)
-    if not reaches(statistics.median(ratios)):
-        return "not met"
-    return "met" if all(reaches(r) for r in ratios) else "within noise"
-
-
-def spread(values, unit):
-    return {"min": min(values), "median": statistics.median(values), "max": max(values), "unit": unit}
 
 
 def load(path):

@@ -21,7 +21,8 @@ internal static class TargetVerdict
     /// A target judged on paired rounds, each round's ratio comparing two things measured back to back under the same
     /// conditions: met when the median of the rounds' ratios and every round reach it, within noise when the median
     /// reaches it but a round does not, not met when the median does not; <see cref="TooFewRounds"/> with fewer than
-    /// <see cref="MinimumRounds"/>.
+    /// <see cref="MinimumRounds"/>. The rule of docs/RESULTS.md ("Verdicts"), which scripts/paired_rounds.py implements
+    /// the same way for the Python producers.
     /// </summary>
     public static string MedianOfRounds(IReadOnlyList<double> rounds, Func<double, bool> reaches)
     {
