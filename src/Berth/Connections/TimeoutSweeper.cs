@@ -12,12 +12,20 @@ namespace Berth.Connections;
 internal sealed class TimeoutSweeper : IDisposable
 {
     private const long Never = long.MaxValue;
+    private const int MinimumSnapshot = 16;
 
     private readonly ConcurrentDictionary<long, Connection> _connections;
     private readonly long _idleMilliseconds;
     private readonly long _frameMilliseconds;
     private readonly long _stallMilliseconds;
     private readonly Timer _timer;
+
+    /// <summary>
+    /// The connections one pass looks at, copied from the dictionary, and cleared after the pass. Enumerating the
+    /// dictionary itself allocates its enumerator, 64 B per pass: once a second on an idle server. The array is
+    /// replaced only when the connections outgrow it or shrink to a quarter of it, so a pass at rest allocates nothing.
+    /// </summary>
+    private KeyValuePair<long, Connection>[] _snapshot = [];
 
     private TimeoutSweeper(ConnectionOptions options, ConcurrentDictionary<long, Connection> connections, TimeSpan shortest)
     {
@@ -41,36 +49,72 @@ internal sealed class TimeoutSweeper : IDisposable
 
     private static long Milliseconds(TimeSpan? limit) => limit is { } value ? (long)value.TotalMilliseconds : Never;
 
-    private void Sweep()
+    /// <summary>One pass over the connections: the timer's callback, which tests also call on their own thread.</summary>
+    internal void Sweep()
     {
         var now = Environment.TickCount64;
-        foreach (var (_, connection) in _connections)
+        TakeSnapshot();
+        for (var i = 0; i < _snapshot.Length && _snapshot[i].Value is { } connection; i++)
         {
-            var lifetime = connection.Lifetime;
-            if (lifetime.IsClosing)
+            _snapshot[i] = default;
+            Check(connection, now);
+        }
+    }
+
+    /// <summary>
+    /// Copies the connections to the front of <see cref="_snapshot"/>, an array twice their number when it was too
+    /// small or four times too large. Connections that arrive between the count and the copy fill the spare room; if
+    /// more arrived than it holds, the copy is refused and taken again into an array sized for the new count.
+    /// </summary>
+    private void TakeSnapshot()
+    {
+        ICollection<KeyValuePair<long, Connection>> connections = _connections;
+        while (true)
+        {
+            var count = connections.Count;
+            if (count > _snapshot.Length || (_snapshot.Length > MinimumSnapshot && count < _snapshot.Length / 4))
             {
-                continue;
+                _snapshot = new KeyValuePair<long, Connection>[Math.Max(2 * count, MinimumSnapshot)];
             }
 
-            var activity = lifetime.Activity;
-            var partialSince = activity.PartialFrameSinceTicks;
-            var pausedSince = activity.PausedSinceTicks;
-            if (pausedSince != 0 && now - Math.Max(pausedSince, activity.LastSendProgressTicks) > _stallMilliseconds)
+            try
             {
-                lifetime.CloseByPolicy(DisconnectReason.SlowConsumer);
+                connections.CopyTo(_snapshot, 0);
+                return;
             }
-            else if (partialSince != 0 && now - partialSince > _frameMilliseconds)
+            catch (ArgumentException)
             {
-                lifetime.CloseForBadInput(DisconnectReason.FrameTimeout);
+                // The dictionary outgrew the array after it was counted; nothing was copied.
             }
-            else if (now - activity.LastReceiveTicks > _idleMilliseconds)
-            {
-                lifetime.CloseByPolicy(DisconnectReason.IdleTimeout);
-            }
-            else
-            {
-                lifetime.ForgetAcknowledgedFrames();
-            }
+        }
+    }
+
+    private void Check(Connection connection, long now)
+    {
+        var lifetime = connection.Lifetime;
+        if (lifetime.IsClosing)
+        {
+            return;
+        }
+
+        var activity = lifetime.Activity;
+        var partialSince = activity.PartialFrameSinceTicks;
+        var pausedSince = activity.PausedSinceTicks;
+        if (pausedSince != 0 && now - Math.Max(pausedSince, activity.LastSendProgressTicks) > _stallMilliseconds)
+        {
+            lifetime.CloseByPolicy(DisconnectReason.SlowConsumer);
+        }
+        else if (partialSince != 0 && now - partialSince > _frameMilliseconds)
+        {
+            lifetime.CloseForBadInput(DisconnectReason.FrameTimeout);
+        }
+        else if (now - activity.LastReceiveTicks > _idleMilliseconds)
+        {
+            lifetime.CloseByPolicy(DisconnectReason.IdleTimeout);
+        }
+        else
+        {
+            lifetime.ForgetAcknowledgedFrames();
         }
     }
 }
