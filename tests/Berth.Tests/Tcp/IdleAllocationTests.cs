@@ -64,4 +64,56 @@ public sealed class IdleAllocationTests(ITestOutputHelper output)
             }
         }
     }
+
+    /// <summary>
+    /// The array a pass reuses follows the number of connections: a pass made when there were none, then two, then all
+    /// twenty, closes each one whose idle limit passed, every one of them reached once the array had to grow.
+    /// </summary>
+    [Fact]
+    public async Task APassReachesEveryConnectionAsTheirNumberGrows()
+    {
+        var handler = new RecordingHandler { Echo = false };
+        await using var server = EchoTests.Start(new BerthServerOptions { SlowConsumerTimeout = null }, handler);
+        var clientOptions = new BerthClientOptions { Port = server.EndPoint.Port };
+        var clients = new List<BerthClient>();
+        try
+        {
+            for (var i = 0; i < Connections; i++)
+            {
+                var client = new BerthClient(clientOptions, new RecordingHandler { Echo = false });
+                clients.Add(client);
+                await client.ConnectAsync().Within();
+            }
+
+            await Waits.Until(() => server.ConnectionCount == Connections);
+            var all = server.Connections.ToArray();
+            var connections = new ConcurrentDictionary<long, Connection>();
+            using var sweeper = TimeoutSweeper.For(new ConnectionOptions { IdleTimeout = TimeSpan.FromMilliseconds(1), SlowConsumerTimeout = null }, connections)!;
+            // Every connection has been idle since it connected; this makes sure the 1 ms limit is behind them all.
+            var idleSince = Environment.TickCount64;
+            await Waits.Until(() => Environment.TickCount64 - idleSince > 2);
+
+            sweeper.Sweep();
+            foreach (var count in (int[])[2, Connections])
+            {
+                foreach (var connection in all.Take(count))
+                {
+                    connections[connection.Id] = connection;
+                }
+
+                sweeper.Sweep();
+                await Waits.Until(() => handler.Disconnects.Count == count);
+            }
+
+            Assert.All(handler.Disconnects, d => Assert.Equal(DisconnectReason.IdleTimeout, d.Info.Reason));
+            Assert.Equal(all.Select(c => c.Id).Order(), handler.Disconnects.Select(d => d.Connection.Id).Order());
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                await client.DisposeAsync();
+            }
+        }
+    }
 }
