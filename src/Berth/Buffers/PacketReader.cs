@@ -140,6 +140,20 @@ public ref struct PacketReader
     /// <summary>Reads an unsigned LEB128 varint of at most 5 bytes; a longer or overflowing one is malformed.</summary>
     public bool TryReadVarUInt32(out uint value)
     {
+        // Most counts fit in one byte; the general path copies the whole reader to consume nothing on failure.
+        if (!_current.IsEmpty && _current[0] < 0x80)
+        {
+            value = _current[0];
+            _current = _current[1..];
+            return true;
+        }
+
+        return TryReadMultiByteVarUInt32(out value);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryReadMultiByteVarUInt32(out uint value)
+    {
         var probe = this;
         value = 0;
         for (var shift = 0; shift < 35; shift += 7)
@@ -172,6 +186,14 @@ public ref struct PacketReader
 
         CopyAndAdvance(destination);
         return true;
+    }
+
+    /// <summary>The next <paramref name="byteCount"/> bytes without consuming them, when they lie in one segment.</summary>
+    internal readonly bool TryPeekContiguous(int byteCount, out ReadOnlySpan<byte> bytes)
+    {
+        var contiguous = _current.Length >= byteCount;
+        bytes = contiguous ? _current[..byteCount] : default;
+        return contiguous;
     }
 
     /// <summary>
