@@ -15,6 +15,8 @@ namespace Berth.Buffers;
 /// </summary>
 public ref struct PacketReader
 {
+    private const int MaxVarUInt32Length = 5;
+
     private readonly ReadOnlySequence<byte> _sequence;
     private readonly long _length;
     private readonly bool _reverse;
@@ -140,19 +142,39 @@ public ref struct PacketReader
     /// <summary>Reads an unsigned LEB128 varint of at most 5 bytes; a longer or overflowing one is malformed.</summary>
     public bool TryReadVarUInt32(out uint value)
     {
-        // Most counts fit in one byte; the general path copies the whole reader to consume nothing on failure.
-        if (!_current.IsEmpty && _current[0] < 0x80)
+        // Decoded in the current span when it holds the whole varint, the usual case; only a varint straddling
+        // segments takes the general path, which copies the whole reader so that a failure consumes nothing.
+        var span = _current;
+        var result = 0u;
+        var inSpan = Math.Min(span.Length, MaxVarUInt32Length);
+        for (var i = 0; i < inSpan; i++)
         {
-            value = _current[0];
-            _current = _current[1..];
-            return true;
+            var part = span[i];
+            if (i == MaxVarUInt32Length - 1 && part > 0x0F)
+            {
+                break;
+            }
+
+            result |= (uint)(part & 0x7F) << (7 * i);
+            if (part < 0x80)
+            {
+                _current = span[(i + 1)..];
+                value = result;
+                return true;
+            }
         }
 
-        return TryReadMultiByteVarUInt32(out value);
+        if (inSpan == MaxVarUInt32Length)
+        {
+            value = 0;
+            return false;
+        }
+
+        return TryReadVarUInt32AcrossSegments(out value);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool TryReadMultiByteVarUInt32(out uint value)
+    private bool TryReadVarUInt32AcrossSegments(out uint value)
     {
         var probe = this;
         value = 0;
