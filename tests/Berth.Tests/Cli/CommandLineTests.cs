@@ -22,6 +22,7 @@ public sealed class CommandLineTests
     [InlineData("bench --duration -1", "option '--duration' must be a number")]
     [InlineData("zmq echo --type pub", "Argument 'pub' not recognized")]
     [InlineData("aot-vs-jit --jit berth", "Option '--native' is required")]
+    [InlineData("aot-vs-jit --native /bin/sh --jit /bin/sh --native-variant /bin/sh", "'/bin/sh' is not NAME=FILE (option '--native-variant')")]
     [InlineData("nonsense", "Unrecognized command or argument 'nonsense'")]
     [InlineData("", "Required command was not provided")]
     public async Task BadUsageIsReportedOnStandardErrorWithExitCodeTwo(string command, string expected)
