@@ -1,6 +1,4 @@
 using System.Globalization;
-using Berth.Cli.Compare;
-using Berth.Cli.Reports;
 using Berth.Results;
 
 namespace Berth.Cli.Aot;
@@ -59,7 +57,7 @@ internal static class AotVsJitResult
             ],
             [
                 "Every round starts every build, so a round's ratio compares a NativeAOT build with the anchor under that round's conditions. "
-                + $"A target is met when the median of at least {CompareTargets.MinimumRounds} rounds' ratios reaches it and so does every round, "
+                + $"A target is met when the median of at least {TargetVerdict.MinimumRounds} rounds' ratios reaches it and so does every round, "
                 + "within noise when only the median does, not met when the median does not (docs/RESULTS.md, Verdicts). "
                 + "The anchor is the JIT build with the better median on that measure; a NativeAOT run whose load failed counts as 0 msg/s.",
             ]);
@@ -80,14 +78,12 @@ internal static class AotVsJitResult
         {
             var range = Range(samples, build.Name, value, unit);
             var ratios = anchor.Name is null ? [] : Ratios(samples, build.Name, anchor.Name, value, lowerIsBetter);
-            var verdict = ratios.Count == 0 ? TargetVerdict.NotMeasured
-                : ratios.Count < CompareTargets.MinimumRounds ? CompareTargets.TooFewRounds
-                : lowerIsBetter ? CompareTargets.MedianAtMost(ratios, target) : CompareTargets.MedianAtLeast(ratios, target);
+            var verdict = TargetVerdict.MedianOfRounds(ratios, lowerIsBetter ? r => r <= target : r => r >= target);
             yield return
             [
                 measure, targetText, build.Name, range, anchor.Name ?? "-", anchor.Range,
                 ratios.Count == 0 ? "-" : string.Join(' ', ratios.Select(r => r.ToString("0.00'x'", CultureInfo.InvariantCulture))),
-                ratios.Count == 0 ? null : Spread.Of(ratios).Median,
+                ratios.Count == 0 ? null : ResultRange.Of(ratios, CellFormat.Ratio).Median,
                 verdict,
             ];
         }
