@@ -11,7 +11,7 @@
 #   bash bench/typed-vs-raw.sh --html /tmp/typed-echo.html                  the HTML page there (by default
 #                                                                           artifacts/typed-vs-raw/typed-echo.html)
 #
-# Each round runs every workload as a back-to-back pair (typed, then raw); a workload is "met" when the median of at
+# Each round runs every workload as a back-to-back pair (typed first in odd rounds, raw first in even ones); a workload is "met" when the median of at
 # least 3 rounds' ratios is at least 0.9x and so is every round, "within noise" when only the median is, "not met"
 # when the median is not ("< 3 rounds" with fewer): bench/paired-echo.sh runs the rounds and judges them. Needs gcc
 # and python3.
@@ -43,7 +43,7 @@ serve="dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll serve --port 0"
 bash bench/paired-echo.sh --out artifacts/typed-vs-raw --command "$command" --rounds "$rounds" --warmup "$warmup" \
     --duration "$duration" --target 0.9 --cells "64 100;1024 100" --data "$data" --table typed-vs-raw \
     --title "Typed echo against the raw frame echo: pipelined bursts (pipeline 16), one C load generator" \
-    --note "Each round runs a workload on berth serve --typed, then at once on berth serve; a round's ratio is that pair's. Both get the same frames from berth-load --message-id 1: the id, an int32 sequence and an ASCII string filling the frame (55 bytes of string in a 64 B frame, 1,014 in a 1 KB one), echoed byte for byte (any mismatch counts as an error and drops that run's pair)." \
+    --note "Each round runs a workload on berth serve --typed and on berth serve back to back, typed first in odd rounds and raw first in even ones; a round's ratio is that pair's. Both get the same frames from berth-load --message-id 1: the id, an int32 sequence and an ASCII string filling the frame (55 bytes of string in a 64 B frame, 1,014 in a 1 KB one), echoed byte for byte (any mismatch counts as an error and drops that run's pair)." \
     --first "typed" --first-server "$serve --typed" --first-load "--message-id 1" \
     --second "raw" --second-server "$serve" --second-load "--message-id 1"
 # The page is the result file seen through the report model berth bench writes its pages with (src/Berth.Results/Reports).
