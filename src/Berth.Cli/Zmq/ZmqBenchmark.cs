@@ -60,6 +60,8 @@ internal static class ZmqBenchmark
     public static int Run(ZmqBenchSettings settings)
     {
         var quick = settings.Quick;
+        BenchMallocSettings.Apply();
+        Console.Error.WriteLine($"  {BenchMallocSettings.Note}");
         var conditions = RunConditions.Start(settings.Command, $"libzmq {ZmqLibrary.Version}");
         var native = NativeZmqPrograms.Build();
         var netZmq = settings.NetZmqSource is { } source ? NetZmqPeer.Build(source) : null;
@@ -79,10 +81,11 @@ internal static class ZmqBenchmark
             NetMQ.NetMQConfig.Cleanup(block: false);
         }
 
-        var report = Report(conditions.Finish(), rounds, roundTrips, $"{netZmqNote}; {netMqNote}", pushPull, routerDealer, latency);
+        var report = Report(conditions.Finish(), rounds, roundTrips, $"{netZmqNote}; {netMqNote}; {BenchMallocSettings.Note}", pushPull, routerDealer, latency);
         Console.WriteLine($"machine: {report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
         Console.WriteLine(netZmqNote);
         Console.WriteLine(netMqNote);
+        Console.WriteLine(BenchMallocSettings.Note);
         foreach (var table in report.Tables)
         {
             Console.WriteLine();
