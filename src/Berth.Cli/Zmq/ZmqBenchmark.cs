@@ -1,3 +1,4 @@
+using System.Globalization;
 using Berth.Cli.Reports;
 using Berth.Results;
 using Berth.Zmq;
@@ -39,6 +40,7 @@ internal static class ZmqBenchmark
         new("relativeToNetZmq", "vs Net.Zmq best", CellFormat.Ratio),
         new("relativeToNetMq", "vs NetMQ", CellFormat.Ratio),
         new("allocatedBytesPerMessage", "alloc B/msg", CellFormat.Bytes),
+        new("pageFaultsPerMessageRounds", "page faults/msg per round", CellFormat.Text),
     ];
 
     private static readonly ReportColumn[] LatencyColumns =
@@ -115,6 +117,9 @@ internal static class ZmqBenchmark
         public RoundSeries Rate { get; } = new(Name);
 
         public RoundSeries Allocated { get; } = new(Name);
+
+        /// <summary>Minor page faults per message, of this process for an in-process run, of the child otherwise; NaN when not counted.</summary>
+        public RoundSeries Faults { get; } = new(Name);
     }
 
     private static List<object[]> Throughput(ThroughputPattern pattern, int[] sizes, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
@@ -159,9 +164,12 @@ internal static class ZmqBenchmark
                 Progress($"{pattern.Title()} {size} B x {count}, round {round + 1}/{rounds}");
                 foreach (var contender in contenders)
                 {
+                    var faultsBefore = PageFaults.Count(contender.InProcess);
                     var result = contender.Run(count);
+                    var faultsAfter = PageFaults.Count(contender.InProcess);
                     contender.Rate.Add(result.MessagesPerSecond);
                     contender.Allocated.Add(result.AllocatedBytesPerMessage);
+                    contender.Faults.Add(faultsAfter - faultsBefore is { } faults ? (double)faults / count : double.NaN);
                 }
             }
 
@@ -176,6 +184,7 @@ internal static class ZmqBenchmark
                     Bytes(size), contender.Name, contender.Rate.Cell(), double.IsNaN(rate) ? "-" : rate * size / 1e6,
                     contender.Rate.RatioTo(c), contender.Rate.RoundsText(c), contender.Rate.RatioTo(netZmqRate), contender.Rate.RatioTo(netMqRate),
                     contender.InProcess && !double.IsNaN(contender.Allocated.Median()) ? contender.Allocated.Median() : "-",
+                    contender.Faults.Values.Any(double.IsNaN) ? "-" : string.Join(" ", contender.Faults.Values.Select(f => f.ToString("0.00", CultureInfo.InvariantCulture))),
                 ]);
             }
         }
@@ -279,7 +288,7 @@ internal static class ZmqBenchmark
         var measured = pushPull.Where(r => r[8] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. {notes}.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. Page faults per message are the kernel's minor faults of the whole process over the run: a child program's (C, Net.Zmq) include its start and the first fill of its queues, which the in-process rows paid in their warm-up. {notes}.",
             provenance,
             [
                 new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread ({rounds} interleaved rounds)", ThroughputColumns, pushPull),
