@@ -3,35 +3,23 @@ using System.Globalization;
 namespace Berth.Cli.Zmq;
 
 /// <summary>
-/// Minor page faults as the kernel counts them (<c>/proc/self/stat</c>): this process's own, or those of its children
-/// that have exited and been reaped. A count, so a busy machine does not distort it as it distorts a rate; the bench
-/// reports it per message because a frame that faults fresh pages every time was what made runs bimodal
-/// (docs/decisions/zmq-bimodal.md).
+/// This process's minor page faults as the kernel counts them (<c>/proc/self/stat</c>), read around the clocked part of
+/// a throughput run as the C programs read <c>getrusage</c>. A count, so a busy machine does not distort it as it
+/// distorts a rate; the bench reports it per message because frames that fault fresh pages every time were what made
+/// runs bimodal (docs/decisions/zmq-bimodal.md).
 /// </summary>
 internal static class PageFaults
 {
-    private const int OwnField = 7;
-    private const int ReapedChildrenField = 8;
-
-    /// <summary>The faults so far of this process (<paramref name="ownProcess"/>) or of its reaped children; null where /proc is missing.</summary>
-    public static long? Count(bool ownProcess)
+    /// <summary>The faults so far; 0 where /proc is missing, so a difference is 0 too.</summary>
+    public static long Count()
     {
-        string stat;
-        try
+        if (!File.Exists("/proc/self/stat"))
         {
-            stat = File.ReadAllText("/proc/self/stat");
-        }
-        catch (IOException)
-        {
-            return null;
-        }
-        catch (UnauthorizedAccessException)
-        {
-            return null;
+            return 0;
         }
 
-        // The fields after the command name, which is in parentheses and may hold spaces: state is field 0 here.
-        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-        return long.Parse(fields[ownProcess ? OwnField : ReapedChildrenField], CultureInfo.InvariantCulture);
+        // The fields after the command name, which is in parentheses and may hold spaces: the state is field 0 here.
+        var stat = File.ReadAllText("/proc/self/stat");
+        return long.Parse(stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[7], CultureInfo.InvariantCulture);
     }
 }

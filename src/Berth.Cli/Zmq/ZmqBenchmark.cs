@@ -118,7 +118,7 @@ internal static class ZmqBenchmark
 
         public RoundSeries Allocated { get; } = new(Name);
 
-        /// <summary>Minor page faults per message, of this process for an in-process run, of the child otherwise; NaN when not counted.</summary>
+        /// <summary>Minor page faults per message of the measuring process while the clock ran; NaN when a run stalled.</summary>
         public RoundSeries Faults { get; } = new(Name);
     }
 
@@ -133,25 +133,25 @@ internal static class ZmqBenchmark
             var warmUp = Math.Min(count, Math.Max(3_000, count / 10));
             var contenders = new List<ThroughputContender>
             {
-                new(C, n => new ThroughputRun.Result(native.Run(pattern.Program(), size, n)["msgs_per_sec"], double.NaN), InProcess: false),
+                new(C, n => ChildResult(native.Run(pattern.Program(), size, n, warmUp), n), InProcess: false),
             };
             if (netZmq is not null)
             {
                 contenders.AddRange(NetZmqPeer.Strategies.Select(s => new ThroughputContender(
-                    $"{NetZmqPeer.Name} ({s})", n => new ThroughputRun.Result(netZmq.Run(pattern.Program(), size, n, s)["msgs_per_sec"], double.NaN), InProcess: false)));
+                    $"{NetZmqPeer.Name} ({s})", n => ChildResult(netZmq.Run(pattern.Program(), size, n, (s, warmUp)), n), InProcess: false)));
             }
 
             if (NetMqComparison.IsInBuild)
             {
-                contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n), InProcess: true));
+                contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n, warmUp), InProcess: true));
             }
 
-            contenders.AddRange(strategies.Select(s => new ThroughputContender($"Berth {s}", n => ThroughputRun.Measure(pattern, s, size, n), InProcess: true)));
+            contenders.AddRange(strategies.Select(s => new ThroughputContender($"Berth {s}", n => ThroughputRun.Measure(pattern, s, size, n, warmUp), InProcess: true)));
             if (pattern == ThroughputPattern.PushPull)
             {
-                contenders.Add(new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
-                contenders.Add(new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => AsyncThroughput(size, n)), InProcess: true));
-                contenders.Add(new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
+                contenders.Add(new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => AsyncThroughput(size, n, warmUp)), InProcess: true));
+                contenders.Add(new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => AsyncThroughput(size, n, warmUp)), InProcess: true));
+                contenders.Add(new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => AsyncThroughput(size, n, warmUp)), InProcess: true));
             }
 
             foreach (var contender in contenders.Where(c => c.InProcess))
@@ -164,12 +164,10 @@ internal static class ZmqBenchmark
                 Progress($"{pattern.Title()} {size} B x {count}, round {round + 1}/{rounds}");
                 foreach (var contender in contenders)
                 {
-                    var faultsBefore = PageFaults.Count(contender.InProcess);
                     var result = contender.Run(count);
-                    var faultsAfter = PageFaults.Count(contender.InProcess);
                     contender.Rate.Add(result.MessagesPerSecond);
                     contender.Allocated.Add(result.AllocatedBytesPerMessage);
-                    contender.Faults.Add(faultsAfter - faultsBefore is { } faults ? (double)faults / count : double.NaN);
+                    contender.Faults.Add(result.FaultsPerMessage);
                 }
             }
 
@@ -191,6 +189,10 @@ internal static class ZmqBenchmark
 
         return rows;
     }
+
+    /// <summary>A child program's <c>key=value</c> throughput output; its allocations are not this process's to count.</summary>
+    private static ThroughputRun.Result ChildResult(IReadOnlyDictionary<string, double> values, int count) =>
+        new(values["msgs_per_sec"], double.NaN, values["minor_faults"] / count);
 
     /// <summary>The higher rate of <paramref name="series"/> in each round: the strongest anchor; null when there is none.</summary>
     private static RoundSeries? StrongestPerRound(string name, IEnumerable<RoundSeries> series)
@@ -288,7 +290,7 @@ internal static class ZmqBenchmark
         var measured = pushPull.Where(r => r[8] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. Page faults per message are the kernel's minor faults of the whole process over the run: a child program's (C, Net.Zmq) include its start and the first fill of its queues, which the in-process rows paid in their warm-up. {notes}.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. Every throughput run first sends a warm-up of uncounted messages through the same sockets and threads. Page faults per message are the kernel's minor faults of the whole measuring process while the clock ran (the C and Net.Zmq programs count their own). {notes}.",
             provenance,
             [
                 new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread ({rounds} interleaved rounds)", ThroughputColumns, pushPull),
@@ -324,7 +326,7 @@ internal static class ZmqBenchmark
     /// PUSH/PULL with <c>SendAsync</c> and <c>ReceiveAsync</c> on both ends, so that every wait on the high-water mark
     /// or an empty queue goes through the reactor; otherwise the workload of <see cref="ThroughputRun"/>.
     /// </summary>
-    private static ThroughputRun.Result AsyncThroughput(int size, int count)
+    private static ThroughputRun.Result AsyncThroughput(int size, int count, int warmUp)
     {
         using var context = new ZmqContext();
         using var pull = context.CreateSocket(ZmqSocketType.Pull);
@@ -336,30 +338,39 @@ internal static class ZmqBenchmark
             using var push = context.CreateSocket(ZmqSocketType.Push);
             push.Connect(endpoint);
             var payload = new byte[size];
-            for (var i = 0; i < count; i++)
+            for (var i = 0; i < warmUp + count; i++)
             {
                 await push.SendAsync(payload).ConfigureAwait(false);
             }
         });
 
-        var seconds = ReceiveAllAsync(pull, count).GetAwaiter().GetResult();
+        var (seconds, faults) = ReceiveAllAsync(pull, warmUp, count).GetAwaiter().GetResult();
         sender.GetAwaiter().GetResult();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / count);
+        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / (warmUp + count), (double)faults / count);
     }
 
-    /// <summary>Receives <paramref name="count"/> messages; the clock runs from the first to the last, in seconds.</summary>
-    private static async Task<double> ReceiveAllAsync(ZmqSocket pull, int count)
+    /// <summary>
+    /// Receives <paramref name="warmUp"/> uncounted messages, then <paramref name="count"/>; the clock runs from the first
+    /// counted to the last: its seconds, and the minor page faults while it ran.
+    /// </summary>
+    private static async Task<(double Seconds, long Faults)> ReceiveAllAsync(ZmqSocket pull, int warmUp, int count)
     {
         using var message = new ZmqMessage();
-        await pull.ReceiveAsync(message).ConfigureAwait(false);
+        for (var i = 0; i <= warmUp; i++)
+        {
+            await pull.ReceiveAsync(message).ConfigureAwait(false);
+        }
+
+        var faults = PageFaults.Count();
         var clock = System.Diagnostics.Stopwatch.StartNew();
         for (var i = 1; i < count; i++)
         {
             await pull.ReceiveAsync(message).ConfigureAwait(false);
         }
 
-        return clock.Elapsed.TotalSeconds;
+        var seconds = clock.Elapsed.TotalSeconds;
+        return (seconds, PageFaults.Count() - faults);
     }
 
     private static int MessageCount(int size, bool quick) => (size, quick) switch
