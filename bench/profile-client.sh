@@ -43,6 +43,8 @@ fi
 
 state="$out/run.json"
 python3 scripts/long_results.py run-start "$state" "$command"
+# A fresh log, so the port read below is this echo's and not the previous run's.
+rm -f "$out/echo.log"
 artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$out/echo.log" 2>&1 &
 echo=$!
 port=""
