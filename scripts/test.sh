@@ -69,6 +69,8 @@ smoke report dotnet run -c Release --project bench/Berth.Report -- --results "$r
     --output "$results/report/PERFORMANCE.md" --charts "$results/report/charts" --command dry
 smoke java bash bench/java/run.sh --smoke
 smoke compare dotnet run -c Release --project src/Berth.Cli -- bench --compare --quick --out "$results/compare"
+# Request/response against gRPC (docs/MESSAGES.md): one cell, one short round, only to prove the producer runs.
+smoke reqresp-vs-grpc bash bench/reqresp-vs-grpc.sh --rounds 1 --warmup 0.5 --duration 1 --cells 1x1
 
 # What a user installs: every package, and the berth tool installed from them into a throwaway tool path
 # with only the local packages as a source. Its own NuGet cache keeps an earlier package of the same version,

@@ -8,6 +8,11 @@ try
         return MeasuredRun.Run(args[1..]);
     }
 
+    if (args.Length > 0 && args[0] == "codecs")
+    {
+        return CodecComparison.Run(args[1..]);
+    }
+
     var options = ReportOptions.Parse(args);
     HostInfo? host = null;
     var results = new List<BenchmarkResult>();

@@ -14,7 +14,8 @@ internal sealed record ReportOptions(
     public const string Usage =
         "usage: Berth.Report --results DIR [--results DIR...] [--java FILE] --output FILE --charts DIR\n" +
         "                    [--data FILE] [--run FILE] --command TEXT [--note TEXT...]\n" +
-        "       Berth.Report measure --out FILE --command TEXT -- PROGRAM [ARGS...]";
+        "       Berth.Report measure --out FILE --command TEXT -- PROGRAM [ARGS...]\n" +
+        CodecComparison.Usage;
 
     public static ReportOptions Parse(IReadOnlyList<string> args)
     {

@@ -12,6 +12,32 @@ internal static class TargetVerdict
     public const string NotMet = "not met";
     public const string NotMeasured = "n/a";
 
+    /// <summary>Paired rounds fewer than this judge no target (<see cref="MedianOfRounds"/>).</summary>
+    public const int MinimumRounds = 3;
+
+    public const string TooFewRounds = "< 3 rounds";
+
+    /// <summary>
+    /// A target judged on paired rounds, each round's ratio comparing two things measured back to back under the same
+    /// conditions: met when the median of the rounds' ratios and every round reach it, within noise when the median
+    /// reaches it but a round does not, not met when the median does not; <see cref="TooFewRounds"/> with fewer than
+    /// <see cref="MinimumRounds"/>.
+    /// </summary>
+    public static string MedianOfRounds(IReadOnlyList<double> rounds, Func<double, bool> reaches)
+    {
+        if (rounds.Count == 0 || rounds.Any(double.IsNaN))
+        {
+            return NotMeasured;
+        }
+
+        if (rounds.Count < MinimumRounds)
+        {
+            return TooFewRounds;
+        }
+
+        return !reaches(ResultRange.Of(rounds, CellFormat.Ratio).Median) ? NotMet : rounds.All(reaches) ? Met : WithinNoise;
+    }
+
     /// <summary>
     /// A ratio that should reach <paramref name="target"/> (higher is better): met when the lowest value over the highest
     /// anchor reaches it, not met when even the highest value over the lowest anchor stays below it.

@@ -3,17 +3,6 @@ using MemoryPack;
 
 namespace Berth.Benchmarks.Messages;
 
-/// <summary>The five-field message as a Berth contract.</summary>
-[Message(1)]
-public partial struct Position
-{
-    [Field(0)] public int Id;
-    [Field(1)] public float X;
-    [Field(2)] public float Y;
-    [Field(3)] public float Z;
-    [Field(4)] public long Tick;
-}
-
 /// <summary>The message with a string and an array as a Berth contract.</summary>
 [Message(2)]
 public sealed partial class Profile

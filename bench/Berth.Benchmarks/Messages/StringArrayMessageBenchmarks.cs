@@ -20,6 +20,12 @@ namespace Berth.Benchmarks.Messages;
 [MemoryDiagnoser]
 public class StringArrayMessageBenchmarks
 {
+    /// <summary>The message's name: 24 characters, so 24 UTF-8 bytes.</summary>
+    public const string ProfileName = "player-with-a-long-name!";
+
+    /// <summary>How many ints the message's array holds.</summary>
+    public const int ProfileScoreCount = 16;
+
     private readonly ArrayBufferWriter<byte> _buffer = new(1024);
     private Profile _profile = null!;
     private MemoryPackProfile _memoryPackProfile = null!;
@@ -32,8 +38,8 @@ public class StringArrayMessageBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        var scores = Enumerable.Range(0, 16).Select(i => i * 1_000_003).ToArray();
-        _profile = new Profile { Id = 42, Name = "player-with-a-long-name!", Scores = scores };
+        var scores = Enumerable.Range(0, ProfileScoreCount).Select(i => i * 1_000_003).ToArray();
+        _profile = new Profile { Id = 42, Name = ProfileName, Scores = scores };
         _memoryPackProfile = new MemoryPackProfile { Id = _profile.Id, Name = _profile.Name, Scores = scores };
         _protobufProfile = new ProtobufProfile { Id = _profile.Id, Name = _profile.Name };
         _protobufProfile.Scores.AddRange(scores);

@@ -22,6 +22,11 @@
  *
  * The byte stream a connection sends is a fixed cycle of FRAME_VARIANTS distinct frames, so sending needs no copy
  * and checking needs no receive buffer per connection: received bytes are compared in place with the cycle.
+ *
+ * With --message-id ID (either mode), each body is a typed message as `berth serve --typed` reads it: the id (int32
+ * LE), the frame's variant number as a sequence (int32 LE), then a string field filling the rest of the --size bytes
+ * (its byte count as an unsigned LEB128 varint, then random ASCII, which is valid UTF-8). The echo must still match
+ * byte for byte. Without it the body is random bytes, as before.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -96,7 +101,9 @@ static struct {
     int threads;
     int idle;
     double rate;
-} config = { "127.0.0.1", 0, 1, 16, 64, 1, 4, 120, 1, 0, 0 };
+    long message_id; /* -1: raw bodies */
+} config = { "127.0.0.1", 0, 1, 16, 64, 1, 4, 120, 1, 0, 0, -1 };
+
 
 static uint8_t *cycle;      /* FRAME_VARIANTS frames back to back, each header + body */
 static size_t frame_bytes;  /* 4 + size */
@@ -159,6 +166,47 @@ static double percentile(const struct histogram *h, double p)
     return bucket_value(BUCKETS - 1);
 }
 
+static size_t varint_length(uint32_t value)
+{
+    size_t length = 1;
+    while (value >= 0x80) {
+        value >>= 7;
+        length++;
+    }
+    return length;
+}
+
+/*
+ * The string's byte count in a typed body of `size` bytes: what is left after the id, the sequence and the count's
+ * own shortest varint. -1 for the few sizes no count fills exactly (137: 128 needs two varint bytes, 127 leaves one over).
+ */
+static int64_t typed_text_length(uint32_t size)
+{
+    for (uint32_t prefix = 1; prefix <= 5 && size >= 8 + prefix; prefix++) {
+        uint32_t text = size - 8 - prefix;
+        if (varint_length(text) == prefix)
+            return text;
+    }
+    return -1;
+}
+
+/* Writes the typed header of a body of `size` bytes (id, sequence, string length) and returns its length. */
+static size_t write_typed_header(uint8_t *body, uint32_t size, uint32_t sequence)
+{
+    uint32_t id = (uint32_t)config.message_id;
+    memcpy(body, &id, 4);
+    memcpy(body + 4, &sequence, 4);
+    uint32_t text = (uint32_t)typed_text_length(size);
+    size_t at = 8;
+    uint32_t value = text;
+    while (value >= 0x80) {
+        body[at++] = (uint8_t)(value | 0x80);
+        value >>= 7;
+    }
+    body[at++] = (uint8_t)value;
+    return at;
+}
+
 static void build_cycle(void)
 {
     frame_bytes = 4 + (size_t)config.size;
@@ -173,11 +221,12 @@ static void build_cycle(void)
         uint8_t *frame = cycle + (size_t)v * frame_bytes;
         uint32_t length = config.size;
         memcpy(frame, &length, 4); /* little-endian hosts only, as the servers under test */
-        for (uint32_t i = 0; i < config.size; i++) {
+        size_t header = config.message_id >= 0 ? write_typed_header(frame + 4, config.size, (uint32_t)v) : 0;
+        for (uint32_t i = (uint32_t)header; i < config.size; i++) {
             state ^= state << 13;
             state ^= state >> 17;
             state ^= state << 5;
-            frame[4 + i] = (uint8_t)state;
+            frame[4 + i] = config.message_id >= 0 ? (uint8_t)(state & 0x7F) : (uint8_t)state;
         }
     }
 }
@@ -587,8 +636,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: berth-load --port P [--host 127.0.0.1] [--connections 1] [--pipeline 16] [--size 64]\n"
-            "                  [--warmup 1] [--duration 4] [--threads 1] [--rate 0]\n"
-            "       berth-load --idle --port P [--connections 1000] [--size 64] [--hold 120]\n");
+            "                  [--warmup 1] [--duration 4] [--threads 1] [--rate 0] [--message-id ID]\n"
+            "       berth-load --idle --port P [--connections 1000] [--size 64] [--hold 120] [--message-id ID]\n");
     exit(2);
 }
 
@@ -623,14 +672,20 @@ int main(int argc, char **argv)
             config.threads = atoi(value);
         else if (strcmp(name, "--rate") == 0)
             config.rate = atof(value);
+        else if (strcmp(name, "--message-id") == 0)
+            config.message_id = strtol(value, NULL, 10);
         else
             usage();
     }
     if (config.port <= 0 || config.port > 65535 || config.connections < 1 || config.pipeline < 1
         || config.size > MAX_BODY || config.warmup < 0 || config.duration <= 0 || config.hold < 0
         || config.threads < 1 || config.threads > MAX_THREADS || config.threads > config.connections
-        || config.rate < 0 || config.rate > 1e6)
+        || config.rate < 0 || config.rate > 1e6 || config.message_id < -1 || config.message_id > INT32_MAX)
         usage();
+    if (config.message_id >= 0 && typed_text_length(config.size) < 0) {
+        fprintf(stderr, "berth-load: a typed message cannot fill exactly %u bytes (at least 9; not a size where the string's varint grows)\n", config.size);
+        exit(2);
+    }
     if (config.rate > 0)
         interval_ns = (uint64_t)(1e9 / config.rate);
 

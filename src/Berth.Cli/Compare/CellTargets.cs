@@ -107,8 +107,7 @@ internal static class CellTargets
     private static TargetCheck Judged(string target, string ratio, IReadOnlyList<double> rounds, Func<string> mark)
     {
         var median = Median(rounds);
-        var judged = rounds.Count == 0 ? TargetVerdict.NotMeasured : rounds.Count < MinimumRounds ? TooFewRounds : mark();
-        return new TargetCheck(target, ratio, rounds, rounds.Count == 0 ? null : median, judged);
+        return new TargetCheck(target, ratio, rounds, rounds.Count == 0 ? null : median, mark());
     }
 
     private static TargetCheck Reported(string target, string ratio, IReadOnlyList<double> rounds) =>

@@ -25,37 +25,21 @@ internal static class CompareTargets
 
     public const double CpuVsC = 1.25;
     public const double IdleBytesPerConnection = 4096;
-    public const int MinimumRounds = 3;
+    public const int MinimumRounds = TargetVerdict.MinimumRounds;
 
     /// <summary>The idle target holds at this many connections; smaller counts are reported without one.</summary>
     public const int IdleTargetConnections = 10_000;
 
     public const string NoTarget = "-";
-    public const string TooFewRounds = "< 3 rounds";
     public const string NotRun = "not run";
 
-    /// <summary>
-    /// The median of the rounds' ratios should reach <paramref name="target"/>. It is met only when every round reaches
-    /// it too (the range of the rounds does not overlap the target); a median that reaches it over rounds that do not
-    /// all reach it is within noise.
-    /// </summary>
+    /// <summary>The median of the rounds' ratios should reach <paramref name="target"/>, and every round too (<see cref="TargetVerdict.MedianOfRounds"/>).</summary>
     public static string MedianAtLeast(IReadOnlyList<double> rounds, double target) =>
-        Judge(rounds, r => r >= target);
+        TargetVerdict.MedianOfRounds(rounds, r => r >= target);
 
     /// <summary>The median of the rounds' ratios should stay at or under <paramref name="target"/>, judged as above.</summary>
     public static string MedianAtMost(IReadOnlyList<double> rounds, double target) =>
-        Judge(rounds, r => r <= target);
-
-    private static string Judge(IReadOnlyList<double> rounds, Func<double, bool> reaches)
-    {
-        var median = Spread.Of(rounds).Median;
-        if (double.IsNaN(median))
-        {
-            return TargetVerdict.NotMeasured;
-        }
-
-        return !reaches(median) ? TargetVerdict.NotMet : rounds.All(reaches) ? TargetVerdict.Met : TargetVerdict.WithinNoise;
-    }
+        TargetVerdict.MedianOfRounds(rounds, r => r <= target);
 
     public static ValueBounds Bounds(Spread spread) => new(spread.Min, spread.Max);
 }

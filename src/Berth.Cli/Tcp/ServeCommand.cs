@@ -29,6 +29,7 @@ internal static class ServeCommand
         var unix = OptionValues.OptionalText("--unix", "Listen on this Unix domain socket path instead of --host and --port (mode 0660; a stale socket file is replaced, anything else at the path is left alone; removed on stop).", "PATH");
         var healthPort = OptionValues.OptionalInt("--health-port", "Also listen on this TCP port (same host) for a load balancer's layer-4 health check; 0 picks a free one (printed in the 'health on' line). On the first signal it closes, so the balancer marks this server down while it drains.", 0, 65535);
         var drainDelay = OptionValues.Double("--drain-delay", "On the first Ctrl-C or SIGTERM, keep serving (and accepting) this long after the health port closed, so the balancer stops routing new connections here before the listener closes; a second signal skips it.", 0, 0, 3600, "SECONDS");
+        var typed = OptionValues.Flag("--typed", "Echo typed messages instead of raw frames: each frame is read as message 1 (an int32 sequence and a UTF-8 payload, what 'berth-load --message-id 1' sends) through the generated reader and sent back through the generated writer; any other frame closes its connection.");
         var logConnections = OptionValues.Flag("--log-connections", "Print a line for each connection opened (with its peer: the client a trusted PROXY header named) and closed (with its reason).");
         var scheduling = new Option<HandlerScheduling>("--scheduling")
         {
@@ -38,7 +39,7 @@ internal static class ServeCommand
         var command = new Command("serve", "Echo server in Berth's wire format until Ctrl-C or SIGTERM; prints 'listening on HOST:PORT' when ready.")
         {
             host, port, maxFrame, maxConnections, idleTimeout, frameTimeout, slowConsumerTimeout, shutdownTimeout, scheduling,
-            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout, unix, healthPort, drainDelay, logConnections,
+            proxyProtocol, trustedProxies, trustAny, proxyHeaderTimeout, unix, healthPort, drainDelay, logConnections, typed,
         };
         command.SetRun(
             parsed => new ServeSettings(
@@ -54,7 +55,8 @@ internal static class ServeCommand
                 parsed.GetValue(unix),
                 parsed.GetValue(healthPort) is { } health ? EndPoints.Resolve(parsed.GetValue(host)!, health) : null,
                 TimeSpan.FromSeconds(parsed.GetValue(drainDelay)),
-                parsed.GetValue(logConnections)),
+                parsed.GetValue(logConnections),
+                parsed.GetValue(typed)),
             ServeRun.RunAsync);
         return command;
     }

@@ -27,7 +27,7 @@ internal static class ServeRun
             UnixSocketPath = settings.UnixSocketPath,
         };
         var listensOn = settings.UnixSocketPath is { } path ? $"unix:{path}" : settings.EndPoint.ToString();
-        var echo = new EchoHandler();
+        ConnectionHandler echo = settings.Typed ? TypedEchoRouter.Create() : new EchoHandler();
         var server = new BerthServer(serverOptions, settings.LogConnections ? new ConnectionLinesHandler(echo) : echo);
         HealthListener? health = null;
         try

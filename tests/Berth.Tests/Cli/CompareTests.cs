@@ -73,8 +73,8 @@ public sealed class CompareTests
             [new IdleSample(EchoServers.Berth, 10_000, 100, 3)]);
 
         var cell = Assert.Single(report.Cells);
-        Assert.Equal(CompareTargets.TooFewRounds, cell.ThroughputVsCTarget);
-        Assert.Equal(CompareTargets.TooFewRounds, cell.CpuVsCTarget);
+        Assert.Equal(TargetVerdict.TooFewRounds, cell.ThroughputVsCTarget);
+        Assert.Equal(TargetVerdict.TooFewRounds, cell.CpuVsCTarget);
         Assert.Null(cell.BerthVsKestrel);
         Assert.Equal(TargetVerdict.NotMeasured, cell.ThroughputVsKestrelTarget);
         Assert.Equal(TargetVerdict.NotMeasured, Assert.Single(report.Idle).BerthTarget);

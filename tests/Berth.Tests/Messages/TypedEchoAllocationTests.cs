@@ -54,6 +54,18 @@ public sealed class TypedEchoAllocationTests(ITestOutputHelper output)
         Assert.Equal(new SayText(2, "héllo"), MessageBytes.Decode<SayText>(replies.AsSpan(4 + 4, replies.Length / Pipeline - 8)));
     }
 
+    [Theory]
+    [InlineData(64)]
+    [InlineData(1024)]
+    public async Task The_echo_of_berth_serve_typed_allocates_nothing_per_message(int size)
+    {
+        var body = Cli.TypedServeTests.Body(size, sequence: 5);
+
+        var replies = await Echo(Berth.Cli.Tcp.TypedEchoRouter.Create(), HandlerScheduling.Inline, body, $"berth serve --typed, {size} B");
+
+        Assert.Equal(body, replies.AsSpan(4, size).ToArray());
+    }
+
     /// <summary>Echoes <paramref name="packet"/> through <paramref name="router"/> in pipelined bursts and asserts the process-wide growth; returns the last burst's replies.</summary>
     private async Task<byte[]> Echo(PacketRouter router, HandlerScheduling scheduling, byte[] packetBody, string label)
     {

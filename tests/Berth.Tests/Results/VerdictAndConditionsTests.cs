@@ -36,6 +36,15 @@ public sealed class VerdictAndConditionsTests
     public void A_limit_is_met_only_when_every_run_is_within_it(double min, double max, string expected) =>
         Assert.Equal(expected, TargetVerdict.AtMost(new(min, max), 4096));
 
+    [Theory]
+    [InlineData(new[] { 1.0, 1.05, 1.08 }, TargetVerdict.Met)]
+    [InlineData(new[] { 1.0, 1.05, 1.2 }, TargetVerdict.WithinNoise)]
+    [InlineData(new[] { 1.0, 1.15, 1.2 }, TargetVerdict.NotMet)]
+    [InlineData(new[] { 1.0, 1.05 }, TargetVerdict.TooFewRounds)]
+    [InlineData(new double[0], TargetVerdict.NotMeasured)]
+    public void Paired_rounds_meet_a_target_when_the_median_and_every_round_reach_it(double[] rounds, string expected) =>
+        Assert.Equal(expected, TargetVerdict.MedianOfRounds(rounds, r => r <= 1.1));
+
     [Fact]
     public void A_missing_or_zero_anchor_is_not_measured_rather_than_met()
     {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The message codecs side by side: the generated contract, the same fields by hand on PacketWriter/PacketReader,
+# Google.Protobuf and MemoryPack (and the last two through their Berth codecs), serialize + deserialize of the
+# five-field struct and of the string-and-array message (bench/Berth.Benchmarks/Messages), with allocation per
+# operation. Each run is one BenchmarkDotNet process over every method of both classes, and the runs follow one
+# another, so the methods interleave at run level; the result file has each method's median and min-max over the runs
+# and the generated code's targets judged on per-run ratios (bench/Berth.Report/CodecComparison.cs).
+#
+#   bash bench/codecs.sh                                            3 runs into artifacts/codecs/codecs.json
+#   bash bench/codecs.sh --rounds 5 --data docs/data/messages/codecs.json
+#   bash bench/codecs.sh --rounds 1 --dry --data /tmp/codecs.json   BenchmarkDotNet's dry job: proves the pipeline, not speed
+#
+# The job (3 warm-up and 10 measured iterations of 50 ms, one launch) keeps a run of the 15 methods, with its
+# BenchmarkDotNet build, to a minute and a half or so on 2 quiet cores, so 3 runs take about 5 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=3
+data=artifacts/codecs/codecs.json
+job=(--launchCount 1 --warmupCount 3 --iterationCount 10 --iterationTime 50)
+job_text="1 launch, 3 warm-up and 10 measured iterations of 50 ms per method, chosen so 3 runs take about 5 minutes on 2 quiet cores"
+command="bash bench/codecs.sh $*"
+while (($#)); do
+    case "$1" in
+        --rounds) rounds="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        --dry) job=(--job dry); job_text="BenchmarkDotNet's dry job (one iteration: proves the pipeline, not speed)"; shift ;;
+        *) echo "codecs: unknown option $1 (see the header of bench/codecs.sh)" >&2; exit 2 ;;
+    esac
+done
+
+work=artifacts/codecs
+dotnet build bench/Berth.Report -c Release -nologo -v quiet > /dev/null
+report=bench/Berth.Report/bin/Release/net10.0/Berth.Report.dll
+rm -rf "$work/run"
+mkdir -p "$work/run"
+# Every run is a child of `measure`, so its CPU counts as the run's own and everything else as other work.
+ROUNDS="$rounds" WORK="$work/run" dotnet "$report" measure --out "$work/run/run.json" --command "$command" -- bash -c '
+    set -euo pipefail
+    for round in $(seq "$ROUNDS"); do
+        echo "run $round of $ROUNDS"
+        dotnet run -c Release --project bench/Berth.Benchmarks --no-build -- \
+            --filter "*FixedMessageBenchmarks*" "*StringArrayMessageBenchmarks*" "$@" \
+            --exporters json --artifacts "$WORK/$round" > "$WORK/$round.log"
+    done' runs "${job[@]}"
+
+results=()
+for round in $(seq "$rounds"); do results+=(--results "$work/run/$round/results"); done
+dotnet "$report" codecs --run "$work/run/run.json" "${results[@]}" --data "$data" \
+    --note "$rounds run(s), each one BenchmarkDotNet process over every method of FixedMessageBenchmarks and StringArrayMessageBenchmarks ($job_text); times are BenchmarkDotNet's mean per run, allocation its MemoryDiagnoser's bytes per operation." \
+    --note "HandWritten is the same fields on PacketWriter/PacketReader; Protobuf and MemoryPack call each library directly on the same buffer writer; ProtobufCodec and MemoryPackCodec go through Berth.Protobuf and Berth.MemoryPack as a connection does; GeneratedView reads the name as a Utf8Field."

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Request/response round trips over loopback: Berth's typed requests (bench/Berth.RequestServer) against gRPC unary
+# calls (bench/Berth.GrpcPeer: Grpc.AspNetCore on Kestrel, HTTP/2 without TLS), both carrying the codec benchmarks'
+# five-field Position, each server its own process, driven by the same closed-loop driver (bench/Berth.CallLoad, one
+# GrpcChannel or one BerthClient per connection, `outstanding` calls in flight on each).
+#
+#   bash bench/reqresp-vs-grpc.sh                    3 rounds, 1 s warm-up, 4 s measured per run, the 4 cells
+#   bash bench/reqresp-vs-grpc.sh --rounds 5 --duration 8
+#   bash bench/reqresp-vs-grpc.sh --cells 1x1        connections x outstanding, space-separated
+#   bash bench/reqresp-vs-grpc.sh --data docs/data/messages/reqresp-vs-grpc.json   also writes a berth-result/1 file
+#
+# Each round runs every cell as a back-to-back pair (Berth, then gRPC), so a round gives one ratio per cell. Targets:
+# calls/s at least 5x gRPC's, p99 at most 0.3x gRPC's. A target is "met" when the median of at least 3 rounds' ratios
+# reaches it and so does every round, "within noise" when only the median does, "not met" when the median does not
+# ("< 3 rounds" with fewer). Also reported: the server's CPU (utime + stime of /proc/PID/stat over the window) per
+# million calls, and each process's allocated bytes per call (GC.GetTotalAllocatedBytes deltas over the window).
+# The HTML page is written to artifacts/reqresp-vs-grpc/reqresp-vs-grpc.html.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=3
+warmup=1
+duration=4
+cells="1x1 1x64 100x1 100x64"
+data=""
+command="bash bench/reqresp-vs-grpc.sh $*"
+while (($#)); do
+    case "$1" in
+        --rounds) rounds="$2"; shift 2 ;;
+        --warmup) warmup="$2"; shift 2 ;;
+        --duration) duration="$2"; shift 2 ;;
+        --cells) cells="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        *) echo "reqresp-vs-grpc: unknown option $1 (see the header of bench/reqresp-vs-grpc.sh)" >&2; exit 2 ;;
+    esac
+done
+
+out=artifacts/reqresp-vs-grpc
+mkdir -p "$out"
+for project in Berth.RequestServer Berth.GrpcPeer Berth.CallLoad; do
+    dotnet build "bench/$project/$project.csproj" -c Release -nologo -v quiet > /dev/null
+done
+declare -A servers=(
+    [berth]=bench/Berth.RequestServer/bin/Release/net10.0/Berth.RequestServer.dll
+    [grpc]=bench/Berth.GrpcPeer/bin/Release/net10.0/Berth.GrpcPeer.dll
+)
+results="$out/results.tsv"
+: > "$results"
+# The run's provenance (scripts/long_results.py): the drivers are this shell's children and the servers theirs, so the
+# CPU they used is what this shell reaped; everything else over the rounds is the others' share.
+state="$out/run.json"
+python3 scripts/long_results.py run-start "$state" "$command"
+
+for round in $(seq "$rounds"); do
+    for cell in $cells; do
+        connections=${cell%x*}
+        outstanding=${cell#*x}
+        for target in berth grpc; do
+            line=$(dotnet bench/Berth.CallLoad/bin/Release/net10.0/Berth.CallLoad.dll --target "$target" --server "${servers[$target]}" \
+                --connections "$connections" --outstanding "$outstanding" --warmup "$warmup" --duration "$duration" | grep '^{' || true)
+            if [ -z "$line" ]; then
+                echo "reqresp-vs-grpc: the $target run of $cell printed no result" >&2
+                exit 1
+            fi
+            printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$target" "$connections" "$outstanding" "$line" >> "$results"
+            printf '  round %s  %-5s %3s x %-2s %s\n' "$round" "$target" "$connections" "$outstanding" \
+                "$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print("{:,.0f} calls/s, p99 {:,.0f} us, failed calls {}".format(r["calls_per_s"], r["p99_us"], r["errors"]))' "$line")"
+        done
+    done
+done
+
+python3 scripts/long_results.py step-end "$state"
+python3 bench/reqresp_vs_grpc.py "$results" "$state" "$out/reqresp-vs-grpc.html" "$data"
