@@ -7,7 +7,8 @@ namespace Berth.Cli.Load;
 
 /// <summary>
 /// One load connection: the handler of its <see cref="BerthClient"/>, with the due times of the frames it sent and
-/// not yet got back. Echoes come back in order, so each one belongs to the oldest pending send. Bodies are slices of
+/// not yet got back. Echoes come back in order, so each one belongs to the oldest pending send, and must hold exactly
+/// that request's bytes: any other echo fails the connection, naming what differed. Bodies are slices of
 /// one shared random payload and the connection's sends and receives allocate nothing, so a run inside the server's
 /// process adds no allocations of its own.
 /// </summary>
@@ -24,6 +25,7 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
 {
     private readonly Lock _lock = new();
     private readonly long[] _dueAt = new long[settings.Pipeline];
+    private readonly int[] _sizeAt = new int[settings.Pipeline];
     private ulong _sizes = ((ulong)seed * 0x9E3779B97F4A7C15) | 1;
     private Connection? _connection;
     private int _head;
@@ -99,6 +101,11 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
                 throw new InvalidDataException($"unexpected echo of {body.Length} bytes");
             }
 
+            if (!IsEchoOf(body, payload.Span[.._sizeAt[_head]]))
+            {
+                throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {_sizeAt[_head]}-byte request it answers");
+            }
+
             var due = _dueAt[_head];
             _head = (_head + 1) % _dueAt.Length;
             _pending--;
@@ -156,8 +163,30 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         }
 
         _dueAt[_tail] = due;
+        _sizeAt[_tail] = size;
         _tail = (_tail + 1) % _dueAt.Length;
         _pending++;
+        return true;
+    }
+
+    /// <summary>True when <paramref name="body"/> holds exactly the bytes of <paramref name="request"/>, compared segment by segment.</summary>
+    private static bool IsEchoOf(in ReadOnlySequence<byte> body, ReadOnlySpan<byte> request)
+    {
+        if (body.Length != request.Length)
+        {
+            return false;
+        }
+
+        foreach (var segment in body)
+        {
+            if (!segment.Span.SequenceEqual(request[..segment.Length]))
+            {
+                return false;
+            }
+
+            request = request[segment.Length..];
+        }
+
         return true;
     }
 
