@@ -1,6 +1,6 @@
 using Berth.Cli.Load;
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Tcp;
 
