@@ -82,7 +82,7 @@ run() {
 import json, sys
 table = json.load(open(sys.argv[1]))["tables"]["load"]
 row = dict(zip([c["name"] for c in table["columns"]], table["rows"][0]))
-print("\t".join(sys.argv[2:5] + [str(row.get(k)) for k in ("msg/s", "p50", "p99", "errors", "idle heap per conn")]))
+print("\t".join(sys.argv[2:5] + [str(row[k]) for k in ("msg/s", "p50", "p99", "errors", "idle heap per conn")]))
 PY
     else
         artifacts/compare/berth-load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" > "$file.out" 2>&1 || true

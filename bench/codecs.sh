@@ -7,8 +7,11 @@
 # and the generated code's targets judged on per-run ratios (bench/Berth.Report/CodecComparison.cs).
 #
 #   bash bench/codecs.sh                                            3 runs into artifacts/codecs/codecs.json
+#                                                                   and its page, artifacts/codecs/codecs.html
 #   bash bench/codecs.sh --rounds 5 --data docs/data/messages/codecs.json
 #   bash bench/codecs.sh --rounds 1 --dry --data /tmp/codecs.json   BenchmarkDotNet's dry job: proves the pipeline, not speed
+#   bash bench/codecs.sh --html /tmp/codecs.html                    the HTML page elsewhere (never into docs/: the page
+#                                                                   is a view of the data file, not data)
 #
 # The job (3 warm-up and 10 measured iterations of 50 ms, one launch) keeps a run of the 15 methods, with its
 # BenchmarkDotNet build, to a minute and a half or so on 2 quiet cores, so 3 runs take about 5 minutes.
@@ -17,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 rounds=3
 data=artifacts/codecs/codecs.json
+html=artifacts/codecs/codecs.html
 job=(--launchCount 1 --warmupCount 3 --iterationCount 10 --iterationTime 50)
 job_text="1 launch, 3 warm-up and 10 measured iterations of 50 ms per method, chosen so 3 runs take about 5 minutes on 2 quiet cores"
 command="bash bench/codecs.sh $*"
@@ -24,6 +28,7 @@ while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
+        --html) html="$2"; shift 2 ;;
         --dry) job=(--job dry); job_text="BenchmarkDotNet's dry job (one iteration: proves the pipeline, not speed)"; shift ;;
         *) echo "codecs: unknown option $1 (see the header of bench/codecs.sh)" >&2; exit 2 ;;
     esac
@@ -49,3 +54,7 @@ for round in $(seq "$rounds"); do results+=(--results "$work/run/$round/results"
 dotnet "$report" codecs --run "$work/run/run.json" "${results[@]}" --data "$data" \
     --note "$rounds run(s), each one BenchmarkDotNet process over every method of FixedMessageBenchmarks and StringArrayMessageBenchmarks ($job_text); times are BenchmarkDotNet's mean per run, allocation its MemoryDiagnoser's bytes per operation." \
     --note "HandWritten is the same fields on PacketWriter/PacketReader; Protobuf and MemoryPack call each library directly on the same buffer writer; ProtobufCodec and MemoryPackCodec go through Berth.Protobuf and Berth.MemoryPack as a connection does; GeneratedView reads the name as a Utf8Field."
+# The page is the result file seen through the report model berth bench writes its pages with (src/Berth.Results/Reports).
+dotnet build bench/Berth.Figures -c Release -nologo -v quiet > /dev/null
+mkdir -p "$(dirname "$html")"
+dotnet bench/Berth.Figures/bin/Release/net10.0/Berth.Figures.dll html "$data" "$html" "Message codecs: generated, hand-written, Google.Protobuf and MemoryPack"

@@ -8,12 +8,22 @@
 #   bash bench/engine-vs-previous.sh --rounds 5
 #   bash bench/engine-vs-previous.sh --previous f2b8af0   another commit's engine as the baseline
 #   bash bench/engine-vs-previous.sh --data docs/data/tcp/engine-vs-previous.json   also writes a berth-result/1 file
+#   bash bench/engine-vs-previous.sh --cells "65536 1" --rounds 20 --duration 2   only the workloads named ("SIZE
+#                                                           CONNECTIONS", separated by ';'), e.g. to look at one's spread
+#   bash bench/engine-vs-previous.sh --pin none     leave CPU placement to the scheduler (see below)
 #
-# Each round runs every workload as a back-to-back pair (this build, then the previous engine), so a round gives one
-# ratio per workload. A workload is "met" when the median of at least 3 rounds' ratios is at least 0.97x and so is
+# CPU placement is the harness's, the same for both servers: by default the load generator runs on CPU 0 and each
+# server on CPU 1 (taskset; --pin LOAD_CPUS:SERVER_CPUS for other lists, --pin none for none). Left to the scheduler,
+# a server's busy thread and the load generator's thread share one CPU in some runs and get one each in others, and a
+# copy-bound workload (64 KB x 1) then lands in one of two levels far apart, on either engine
+# (docs/decisions/tcp-64k-rounds.md). A pinned server sees one CPU, so it runs one event loop.
+#
+# Each round runs every workload as a back-to-back pair (this build first in odd rounds, the previous engine first in
+# even ones), so a round gives one ratio per workload. A workload is "met" when the median of at least 3 rounds' ratios is at least 0.97x and so is
 # every round, "within noise" when only the median is, "not met" when the median is not ("< 3 rounds" with fewer);
 # the rounds and the verdicts are bench/paired-echo.sh's.
-# Needs a clone with history (the previous engine is built from git into artifacts/previous-engine), gcc and python3.
+# Needs a clone with history (the previous engine is built from git into artifacts/previous-engine), gcc, taskset and
+# python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +32,8 @@ rounds=3
 warmup=1
 duration=4
 data=""
+cells="64 100;1024 100;16384 10;65536 1;65536 100"
+pin="0:1"
 command="bash bench/engine-vs-previous.sh $*"
 while (($#)); do
     case "$1" in
@@ -29,6 +41,8 @@ while (($#)); do
         --duration) duration="$2"; shift 2 ;;
         --previous) previous="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
+        --cells) cells="$2"; shift 2 ;;
+        --pin) pin="$2"; shift 2 ;;
         *) echo "engine-vs-previous: unknown option $1 (see the header of bench/engine-vs-previous.sh)" >&2; exit 2 ;;
     esac
 done
@@ -39,10 +53,11 @@ out=$(dirname "$cli")
 bash bench/native/load/build.sh artifacts/compare > /dev/null
 dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
 
-cells="64 100;1024 100;16384 10;65536 1;65536 100"
+[ "$pin" = none ] && pin=""
 bash bench/paired-echo.sh --out "$out" --command "$command" --rounds "$rounds" --warmup "$warmup" --duration "$duration" \
     --target 0.97 --cells "$cells" --data "$data" --table engine-vs-previous \
     --title "This build against the engine of $(git rev-parse "$previous^{commit}" | cut -c1-7): pipelined bursts (pipeline 16), one C load generator" \
-    --note "Each round runs a workload on this build, then at once on the previous engine; a round's ratio is that pair's." \
+    --note "Each round runs a workload on both builds back to back, this build first in odd rounds and the previous engine first in even ones; a round's ratio is that pair's.$([ -n "$pin" ] || echo " CPU placement was left to the scheduler (--pin none).")" \
+    --pin "$pin" \
     --first "this build" --first-server "dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll serve --port 0" \
     --second "previous" --second-server "dotnet $cli/Berth.Cli.dll serve --port 0"

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Paired rounds of two echo servers under the C load generator, shared by bench/engine-vs-previous.sh and
-# bench/typed-vs-raw.sh. Each round runs every workload as a back-to-back pair (the first server, then the second,
-# each its own process started afresh), so a round gives one ratio per workload: the first server's msg/s over the
-# second's. A workload is "met" when the median of at least 3 rounds' ratios reaches the target and so does every
+# bench/typed-vs-raw.sh. Each round runs every workload as a back-to-back pair (each server its own process started
+# afresh; the first server first in odd rounds, the second first in even ones, so neither always runs right after the
+# other), so a round gives one ratio per workload: the first server's msg/s over the second's. A workload is "met" when the median of at least 3 rounds' ratios reaches the target and so does every
 # round, "within noise" when only the median does, "not met" when the median does not ("< 3 rounds" with fewer): the
 # rule of docs/RESULTS.md, judged by scripts/paired_rounds.py.
 #
 #   bash bench/paired-echo.sh --out DIR --command TEXT --rounds N --warmup S --duration S --target RATIO
 #       --cells "64 100;1024 100" --table ID --title TEXT --note TEXT [--data FILE]
 #       --first NAME --first-server CMD [--first-load ARGS] --second NAME --second-server CMD [--second-load ARGS]
+#       [--pin LOAD_CPUS:SERVER_CPUS]
+#
+# With --pin the load generator and each server run under those CPU lists (taskset), the same for both servers, so
+# the scheduler cannot place one server's busy thread beside the load generator's in one run and apart in the next
+# (docs/decisions/tcp-64k-rounds.md). A pinned server sees only its CPUs, so it sizes its event loops to them.
 #
 # A server command prints 'listening on HOST:PORT' when ready; a load's ARGS are added to berth-load's (e.g. the
 # frame layout its server reads). Needs the load generator in artifacts/compare (bench/native/load/build.sh) and python3.
@@ -18,6 +23,7 @@ cd "$(dirname "$0")/.."
 data=""
 first_load=""
 second_load=""
+pin=""
 while (($#)); do
     case "$1" in
         --out) out="$2" ;;
@@ -37,6 +43,7 @@ while (($#)); do
         --second) second="$2" ;;
         --second-server) second_server="$2" ;;
         --second-load) second_load="$2" ;;
+        --pin) pin="$2" ;;
         *) echo "paired-echo: unknown option $1 (see the header of bench/paired-echo.sh)" >&2; exit 2 ;;
     esac
     shift 2
@@ -46,6 +53,15 @@ IFS=';' read -r -a cells <<< "$cells_text"
 declare -A servers=([first]="$first_server" [second]="$second_server")
 declare -A loads=([first]="$first_load" [second]="$second_load")
 declare -A names=([first]="$first" [second]="$second")
+load_pin=()
+server_pin=()
+if [ -n "$pin" ]; then
+    IFS=: read -r load_cpus server_cpus <<< "$pin"
+    [ -n "$load_cpus" ] && [ -n "$server_cpus" ] || { echo "paired-echo: --pin takes LOAD_CPUS:SERVER_CPUS, e.g. 0:1" >&2; exit 2; }
+    load_pin=(taskset -c "$load_cpus")
+    server_pin=(taskset -c "$server_cpus")
+    note="$note The load generator ran on CPU(s) $load_cpus and each server on CPU(s) $server_cpus (taskset)."
+fi
 mkdir -p "$out"
 results="$out/results.tsv"
 : > "$results"
@@ -57,12 +73,14 @@ python3 scripts/long_results.py run-start "$state" "$command"
 for round in $(seq "$rounds"); do
     for cell in "${cells[@]}"; do
         read -r size connections <<< "$cell"
-        for server in first second; do
+        order="first second"
+        ((round % 2)) || order="second first"
+        for server in $order; do
             log="$out/$server.log"
             # Emptied before the server starts, so the wait below never reads the port of the previous run's server.
             : > "$log"
             # shellcheck disable=SC2086 # the command line is split on purpose
-            ${servers[$server]} > "$log" 2>&1 &
+            "${server_pin[@]}" ${servers[$server]} > "$log" 2>&1 &
             pid=$!
             port=""
             for _ in $(seq 100); do
@@ -70,7 +88,7 @@ for round in $(seq "$rounds"); do
                 sleep 0.1
             done
             # shellcheck disable=SC2086 # the load's extra arguments are split on purpose
-            line=$(artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
+            line=$("${load_pin[@]}" artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
                 --warmup "$warmup" --duration "$duration" ${loads[$server]} | grep '^{' || true)
             kill "$pid" 2> /dev/null || true
             wait "$pid" 2> /dev/null || true
@@ -107,7 +125,7 @@ print(f"\n| workload | {first} msg/s (median [min-max]) | {second} msg/s | ratio
 print("| --- | ---: | ---: | --- | ---: | --- |")
 for size, connections in cells:
     now, anchor = rates("first", size, connections), rates("second", size, connections)
-    # A round's pair ran back to back: the first server's nth run beside the second's nth.
+    # A round's pair ran back to back, in either order: the first server's nth run beside the second's nth.
     ratios = [a / b for a, b in zip(now, anchor) if a is not None and b]
     now, anchor = [v for v in now if v is not None], [v for v in anchor if v is not None]
     label = (f"{int(size) // 1024} KB" if int(size) >= 1024 else f"{size} B") + f" x {connections}"

@@ -6,9 +6,12 @@
 #
 #   bash bench/typed-vs-raw.sh                 3 rounds, 1 s warm-up, 4 s measured per cell
 #   bash bench/typed-vs-raw.sh --rounds 5 --duration 8
-#   bash bench/typed-vs-raw.sh --data docs/data/messages/typed-echo.json   also writes a berth-result/1 file
+#   bash bench/typed-vs-raw.sh --data docs/data/messages/typed-echo.json   the berth-result/1 file there (by default
+#                                                                           artifacts/typed-vs-raw/typed-echo.json)
+#   bash bench/typed-vs-raw.sh --html /tmp/typed-echo.html                  the HTML page there (by default
+#                                                                           artifacts/typed-vs-raw/typed-echo.html)
 #
-# Each round runs every workload as a back-to-back pair (typed, then raw); a workload is "met" when the median of at
+# Each round runs every workload as a back-to-back pair (typed first in odd rounds, raw first in even ones); a workload is "met" when the median of at
 # least 3 rounds' ratios is at least 0.9x and so is every round, "within noise" when only the median is, "not met"
 # when the median is not ("< 3 rounds" with fewer): bench/paired-echo.sh runs the rounds and judges them. Needs gcc
 # and python3.
@@ -18,7 +21,8 @@ cd "$(dirname "$0")/.."
 rounds=3
 warmup=1
 duration=4
-data=""
+data=artifacts/typed-vs-raw/typed-echo.json
+html=artifacts/typed-vs-raw/typed-echo.html
 command="bash bench/typed-vs-raw.sh $*"
 while (($#)); do
     case "$1" in
@@ -26,17 +30,22 @@ while (($#)); do
         --warmup) warmup="$2"; shift 2 ;;
         --duration) duration="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
+        --html) html="$2"; shift 2 ;;
         *) echo "typed-vs-raw: unknown option $1 (see the header of bench/typed-vs-raw.sh)" >&2; exit 2 ;;
     esac
 done
 
 bash bench/native/load/build.sh artifacts/compare > /dev/null
 dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
+dotnet build bench/Berth.Figures -c Release -nologo -v quiet > /dev/null
 
 serve="dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll serve --port 0"
 bash bench/paired-echo.sh --out artifacts/typed-vs-raw --command "$command" --rounds "$rounds" --warmup "$warmup" \
     --duration "$duration" --target 0.9 --cells "64 100;1024 100" --data "$data" --table typed-vs-raw \
     --title "Typed echo against the raw frame echo: pipelined bursts (pipeline 16), one C load generator" \
-    --note "Each round runs a workload on berth serve --typed, then at once on berth serve; a round's ratio is that pair's. Both get the same frames from berth-load --message-id 1: the id, an int32 sequence and an ASCII string filling the frame (55 bytes of string in a 64 B frame, 1,014 in a 1 KB one), echoed byte for byte (any mismatch counts as an error and drops that run's pair)." \
+    --note "Each round runs a workload on berth serve --typed and on berth serve back to back, typed first in odd rounds and raw first in even ones; a round's ratio is that pair's. Both get the same frames from berth-load --message-id 1: the id, an int32 sequence and an ASCII string filling the frame (55 bytes of string in a 64 B frame, 1,014 in a 1 KB one), echoed byte for byte (any mismatch counts as an error and drops that run's pair)." \
     --first "typed" --first-server "$serve --typed" --first-load "--message-id 1" \
     --second "raw" --second-server "$serve" --second-load "--message-id 1"
+# The page is the result file seen through the report model berth bench writes its pages with (src/Berth.Results/Reports).
+mkdir -p "$(dirname "$html")"
+dotnet bench/Berth.Figures/bin/Release/net10.0/Berth.Figures.dll html "$data" "$html" "Typed echo against the raw frame echo"

@@ -1,11 +1,29 @@
 using Berth.Results;
+using Berth.Results.Reports;
 
-// Re-renders every generated block of README.md and docs/**/*.md from its result file (docs/RESULTS.md).
+// Re-renders every generated block of README.md and docs/**/*.md from its result file (docs/RESULTS.md), or writes
+// one result file as a self-contained HTML page.
 //   Berth.Figures render [--check] [--root DIR]
+//   Berth.Figures html RESULT.json PAGE.html TITLE
 // --check writes nothing and exits 1 when a document would change or a block cannot be rendered.
-const string usage = "usage: Berth.Figures render [--check] [--root DIR]";
+const string usage = "usage: Berth.Figures render [--check] [--root DIR] | Berth.Figures html RESULT.json PAGE.html TITLE";
 var check = false;
 var root = Directory.GetCurrentDirectory();
+if (args is ["html", var resultPath, var pagePath, var title])
+{
+    try
+    {
+        HtmlReportWriter.Write(pagePath, ResultFileReport.From(ResultFileReader.Read(resultPath), title));
+        Console.WriteLine($"wrote {pagePath}");
+        return 0;
+    }
+    catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)
+    {
+        Console.Error.WriteLine($"error: {e.Message}");
+        return 1;
+    }
+}
+
 if (args.Length == 0 || args[0] != "render")
 {
     Console.Error.WriteLine(usage);

@@ -1,9 +1,8 @@
 namespace Berth.Results;
 
 /// <summary>
-/// Whether repeated runs meet a target, judged on their whole range rather than their median (docs/RESULTS.md,
-/// "Verdicts"): met only when every run is on the right side of the target, not met when every run is on the wrong
-/// side, within noise when the runs straddle it.
+/// Whether repeated runs meet a target (docs/RESULTS.md, "Verdicts"): a ratio on paired rounds, met only when their
+/// median and every round reach it; a value on its whole range, met only when every run is within its limit.
 /// </summary>
 internal static class TargetVerdict
 {
@@ -37,34 +36,6 @@ internal static class TargetVerdict
         }
 
         return !reaches(ResultRange.Of(rounds, CellFormat.Ratio).Median) ? NotMet : rounds.All(reaches) ? Met : WithinNoise;
-    }
-
-    /// <summary>
-    /// A ratio that should reach <paramref name="target"/> (higher is better): met when the lowest value over the highest
-    /// anchor reaches it, not met when even the highest value over the lowest anchor stays below it.
-    /// </summary>
-    public static string RatioAtLeast(ValueBounds value, ValueBounds anchor, double target)
-    {
-        if (!value.IsMeasured || !anchor.IsMeasured || anchor.Min <= 0)
-        {
-            return NotMeasured;
-        }
-
-        return value.Min / anchor.Max >= target ? Met : value.Max / anchor.Min < target ? NotMet : WithinNoise;
-    }
-
-    /// <summary>
-    /// A ratio that should stay at or under <paramref name="target"/> (lower is better): met when the highest value over
-    /// the lowest anchor stays within it, not met when even the lowest value over the highest anchor exceeds it.
-    /// </summary>
-    public static string RatioAtMost(ValueBounds value, ValueBounds anchor, double target)
-    {
-        if (!value.IsMeasured || !anchor.IsMeasured || anchor.Min <= 0)
-        {
-            return NotMeasured;
-        }
-
-        return value.Max / anchor.Min <= target ? Met : value.Min / anchor.Max > target ? NotMet : WithinNoise;
     }
 
     /// <summary>A value that should stay at or under <paramref name="limit"/>: met when the highest run does.</summary>

@@ -10,25 +10,26 @@ using Net.Zmq;
 // frame size and sends it without a copy (as the C programs' zmq_msg_init_size), "span" sends one reused array with
 // Send(ReadOnlySpan). The receiver takes every frame into one reused Message; REQ/REP sends and receives spans.
 // It prints key=value pairs as the C programs do.
-// usage: NetZmqPerf push_pull_thr|router_dealer_thr SIZE COUNT message|span
+// usage: NetZmqPerf push_pull_thr|router_dealer_thr SIZE COUNT message|span [WARMUP]
 //        NetZmqPerf req_rep_lat SIZE COUNT
-if (args.Length is < 3 or > 4)
+if (args.Length is < 3 or > 5)
 {
-    Console.Error.WriteLine("usage: NetZmqPerf push_pull_thr|router_dealer_thr SIZE COUNT message|span, or NetZmqPerf req_rep_lat SIZE COUNT");
+    Console.Error.WriteLine("usage: NetZmqPerf push_pull_thr|router_dealer_thr SIZE COUNT message|span [WARMUP], or NetZmqPerf req_rep_lat SIZE COUNT");
     return 2;
 }
 
 UseSystemLibzmq();
 var size = int.Parse(args[1], CultureInfo.InvariantCulture);
 var count = int.Parse(args[2], CultureInfo.InvariantCulture);
-var spanSends = args.Length == 4 && args[3] == "span";
+var spanSends = args.Length >= 4 && args[3] == "span";
+var warmUp = args.Length == 5 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 0;
 switch (args[0])
 {
     case "push_pull_thr":
-        PrintThroughput(size, count, Throughput(SocketType.Push, SocketType.Pull, framesPerMessage: 1, spanSends, size, count));
+        PrintThroughput(size, count, Throughput(SocketType.Push, SocketType.Pull, framesPerMessage: 1, spanSends, size, count, warmUp));
         break;
     case "router_dealer_thr":
-        PrintThroughput(size, count, Throughput(SocketType.Dealer, SocketType.Router, framesPerMessage: 2, spanSends, size, count));
+        PrintThroughput(size, count, Throughput(SocketType.Dealer, SocketType.Router, framesPerMessage: 2, spanSends, size, count, warmUp));
         break;
     case "req_rep_lat":
         Latency(size, count);
@@ -49,8 +50,9 @@ static void UseSystemLibzmq()
 }
 
 // A sender thread sends COUNT messages of SIZE bytes; the receiver takes each as framesPerMessage frames (a ROUTER
-// also gets the routing id); the clock runs from the first message received to the last.
-static double Throughput(SocketType senderType, SocketType receiverType, int framesPerMessage, bool spanSends, int size, int count)
+// also gets the routing id); the clock runs from the first message received after a warm-up of warmUp messages through
+// the same sockets and threads (as the C programs) to the last.
+static (double Seconds, long Faults) Throughput(SocketType senderType, SocketType receiverType, int framesPerMessage, bool spanSends, int size, int count, int warmUp)
 {
     using var context = new Context();
     using var receiver = new Socket(context, receiverType);
@@ -62,7 +64,7 @@ static double Throughput(SocketType senderType, SocketType receiverType, int fra
         socket.Connect(endpoint);
         using var message = new Message();
         var payload = new byte[size];
-        for (var i = 0; i < count; i++)
+        for (var i = 0; i < warmUp + count; i++)
         {
             if (spanSends)
             {
@@ -79,7 +81,12 @@ static double Throughput(SocketType senderType, SocketType receiverType, int fra
     });
     sender.Start();
     using var incoming = new Message();
-    ReceiveOne(receiver, incoming, framesPerMessage);
+    for (var i = 0; i <= warmUp; i++)
+    {
+        ReceiveOne(receiver, incoming, framesPerMessage);
+    }
+
+    var faults = MinorFaults();
     var clock = Stopwatch.StartNew();
     for (var i = 1; i < count; i++)
     {
@@ -87,8 +94,16 @@ static double Throughput(SocketType senderType, SocketType receiverType, int fra
     }
 
     var seconds = clock.Elapsed.TotalSeconds;
+    faults = MinorFaults() - faults;
     sender.Join();
-    return seconds;
+    return (seconds, faults);
+}
+
+// The process's minor page faults so far (/proc/self/stat), as the C programs' getrusage.
+static long MinorFaults()
+{
+    var stat = File.ReadAllText("/proc/self/stat");
+    return long.Parse(stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[7], CultureInfo.InvariantCulture);
 }
 
 static void ReceiveOne(Socket receiver, Message incoming, int frames)
@@ -99,9 +114,9 @@ static void ReceiveOne(Socket receiver, Message incoming, int frames)
     }
 }
 
-static void PrintThroughput(int size, int count, double seconds) =>
+static void PrintThroughput(int size, int count, (double Seconds, long Faults) run) =>
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-        $"size={size} count={count} seconds={seconds:F6} msgs_per_sec={(count - 1) / seconds:F0}"));
+        $"size={size} count={count} seconds={run.Seconds:F6} msgs_per_sec={(count - 1) / run.Seconds:F0} minor_faults={run.Faults}"));
 
 // A REP thread echoes; the REQ side times every round trip of a span send and a span receive.
 static void Latency(int size, int count)

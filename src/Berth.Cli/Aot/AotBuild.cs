@@ -1,7 +1,10 @@
 namespace Berth.Cli.Aot;
 
-/// <summary>One published build of berth that the comparison starts: its name and its <c>berth</c> executable.</summary>
-internal sealed record AotBuild(string Name, string Executable)
+/// <summary>
+/// One published build of berth that the comparison starts: its name, its <c>berth</c> executable, and whether it is
+/// a NativeAOT build (judged against the targets) or a JIT build (an anchor).
+/// </summary>
+internal sealed record AotBuild(string Name, string Executable, bool IsNative)
 {
     public const string Native = "NativeAOT";
     public const string Jit = "JIT";

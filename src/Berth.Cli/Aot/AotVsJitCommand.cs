@@ -9,6 +9,12 @@ internal static class AotVsJitCommand
     {
         var native = RequiredFile("--native", "The berth executable of a NativeAOT publish (bench/aot-vs-jit.sh publishes one).");
         var jit = RequiredFile("--jit", "The berth launcher of a framework-dependent publish, as the tool ships.");
+        var variants = new Option<string[]>("--native-variant")
+        {
+            Description = "Another NativeAOT build, as NAME=FILE (e.g. 'NativeAOT, Speed=artifacts/aot-vs-jit/native-speed/berth'), run in the same rounds and judged against the same targets; repeat for more.",
+            HelpName = "NAME=FILE",
+            DefaultValueFactory = _ => [],
+        };
         var readyToRun = OptionValues.OptionalText("--ready-to-run", "The berth launcher of a framework-dependent ReadyToRun publish; without it the JIT build is the only anchor.", "FILE");
         var rounds = OptionValues.Int("--rounds", "Rounds; each starts every build once, in an order that rotates from round to round.", 5, 1, 100);
         var idle = OptionValues.Double("--idle", "Seconds a server sits idle after its listening line before its RSS is read.", 2, 0, 60, "SECONDS");
@@ -20,19 +26,25 @@ internal static class AotVsJitCommand
             "aot-vs-jit",
             "berth serve from a NativeAOT build against JIT builds, interleaved in rounds: time from process start to the listening line, idle RSS, echo msg/s under 64 B x 100 connections from the C load generator, and size on disk (needs a source checkout and gcc).")
         {
-            native, jit, readyToRun, rounds, idle, warmup, duration, data, reproduce,
+            native, variants, jit, readyToRun, rounds, idle, warmup, duration, data, reproduce,
         };
         command.SetRun(
             parsed =>
             {
                 List<AotBuild> builds =
                 [
-                    new(AotBuild.Native, Executable(parsed.GetRequiredValue(native), "--native")),
-                    new(AotBuild.Jit, Executable(parsed.GetRequiredValue(jit), "--jit")),
+                    new(AotBuild.Native, Executable(parsed.GetRequiredValue(native), "--native"), IsNative: true),
+                    .. parsed.GetRequiredValue(variants).Select(Variant),
+                    new(AotBuild.Jit, Executable(parsed.GetRequiredValue(jit), "--jit"), IsNative: false),
                 ];
                 if (parsed.GetValue(readyToRun) is { } path)
                 {
-                    builds.Add(new(AotBuild.ReadyToRun, Executable(path, "--ready-to-run")));
+                    builds.Add(new(AotBuild.ReadyToRun, Executable(path, "--ready-to-run"), IsNative: false));
+                }
+
+                if (builds.Select(b => b.Name).Distinct(StringComparer.Ordinal).Count() != builds.Count)
+                {
+                    throw new UsageException("every build needs its own name (option '--native-variant')");
                 }
 
                 return new AotVsJitSettings(
@@ -54,6 +66,14 @@ internal static class AotVsJitCommand
         HelpName = "FILE",
         Required = true,
     };
+
+    private static AotBuild Variant(string text)
+    {
+        var split = text.LastIndexOf('=');
+        return split <= 0 || split == text.Length - 1
+            ? throw new UsageException($"'{text}' is not NAME=FILE (option '--native-variant')")
+            : new AotBuild(text[..split], Executable(text[(split + 1)..], "--native-variant"), IsNative: true);
+    }
 
     private static string Executable(string path, string option) =>
         File.Exists(path) ? Path.GetFullPath(path)

@@ -1,6 +1,6 @@
 using System.Globalization;
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 using static Berth.Cli.Compare.CompareTargets;
 
 namespace Berth.Cli.Compare;

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Compare;
 

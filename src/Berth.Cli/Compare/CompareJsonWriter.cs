@@ -1,6 +1,6 @@
 using System.Globalization;
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Compare;
 

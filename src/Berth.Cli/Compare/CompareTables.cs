@@ -1,5 +1,5 @@
 using System.Globalization;
-using Berth.Cli.Reports;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Compare;
 

@@ -1,5 +1,5 @@
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Compare;
 

@@ -2,18 +2,26 @@ using System.Collections.Concurrent;
 
 namespace Berth.Cli.Load;
 
-/// <summary>Counters the workers bump once per received batch, read by the progress display, and each error by name.</summary>
+/// <summary>
+/// The run's counters: echoes per receiving thread (each thread bumps only its own recorder), read by the progress
+/// display and merged at the end, and each error by name.
+/// </summary>
 internal sealed class LoadProgress
 {
     private readonly ConcurrentDictionary<string, int> _errors = new(StringComparer.Ordinal);
-    private long _messages;
+    private readonly ThreadLocal<LoadRecorder> _recorders = new(static () => new LoadRecorder(), trackAllValues: true);
     private long _errorCount;
 
-    public long Messages => Volatile.Read(ref _messages);
+    /// <summary>Echoes received so far, warm-up included.</summary>
+    public long Messages => Recorders.Sum(r => r.Echoes);
 
     public long Errors => Volatile.Read(ref _errorCount);
 
-    public void Completed(int messages) => Interlocked.Add(ref _messages, messages);
+    /// <summary>The calling thread's recorder.</summary>
+    public LoadRecorder Recorder => _recorders.Value!;
+
+    /// <summary>Every thread's recorder; read their totals only once the sessions are closed.</summary>
+    public IReadOnlyList<LoadRecorder> Recorders => [.. _recorders.Values];
 
     /// <summary>Counts one failed connection under a reason a person can act on ("connection reset by the server").</summary>
     public void Failed(string reason)

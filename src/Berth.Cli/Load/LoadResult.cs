@@ -5,6 +5,12 @@ namespace Berth.Cli.Load;
 /// <summary>What a load run measured during its measurement window (warm-up excluded).</summary>
 internal sealed record LoadResult(LoadSettings Settings, long Messages, long Bytes, long Errors, TimeSpan Elapsed, LongHistogram Latency, IReadOnlyList<(string Reason, int Count)> ErrorsByReason)
 {
+    /// <summary>Managed heap bytes per connection while connected and idle (see <see cref="LoadSessions"/>).</summary>
+    public double IdleBytesPerConnection { get; init; }
+
+    /// <summary>Resident memory per connection while connected and idle.</summary>
+    public double IdleResidentBytesPerConnection { get; init; }
+
     public double MessagesPerSecond => Messages / Elapsed.TotalSeconds;
 
     /// <summary>Body bytes echoed per second, both directions not counted twice.</summary>

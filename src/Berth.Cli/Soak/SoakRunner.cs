@@ -55,7 +55,7 @@ internal sealed class SoakRunner(SoakSettings settings)
         await SampleAsync(server, load.Progress, witness, settings.Duration, "load", cancellationToken);
         await stop.CancelAsync();
         load.Window.End();
-        await StopLoadAsync(load);
+        await load.Sessions.DisposeAsync();
         await Task.WhenAll(background);
 
         var rounds = new List<ChurnRound>();
@@ -175,33 +175,22 @@ internal sealed class SoakRunner(SoakSettings settings)
 
     private async Task<RunningLoad> StartLoadAsync(IPEndPoint server, CancellationToken token)
     {
-        var loadSettings = new LoadSettings { Host = server.Address.ToString(), Port = server.Port, Rate = settings.Rate, SizeMin = 16, SizeMax = 1024 };
+        var loadSettings = new LoadSettings
+        {
+            Host = server.Address.ToString(),
+            Port = server.Port,
+            Connections = settings.Connections,
+            Rate = settings.Rate,
+            SizeMin = 16,
+            SizeMax = 1024,
+        };
         var window = new LoadWindow();
         var progress = new LoadProgress();
-        var sockets = new Socket[settings.Connections];
-        var tasks = new Task[settings.Connections];
-        for (var i = 0; i < sockets.Length; i++)
-        {
-            sockets[i] = new Socket(server.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-            await sockets[i].ConnectAsync(server, token);
-            var (worker, socket) = (new LoadWorker(loadSettings, window, progress, seed: i), sockets[i]);
-            tasks[i] = Task.Run(() => worker.RunAsync(socket), CancellationToken.None);
-        }
-
+        var sessions = await LoadSessions.OpenAsync(loadSettings, window, progress, token);
+        sessions.Start();
         window.StartMeasuring();
-        return new RunningLoad(window, progress, sockets, tasks);
+        return new RunningLoad(window, progress, sessions);
     }
 
-    private static async Task StopLoadAsync(RunningLoad load)
-    {
-        await Task.WhenAny(Task.WhenAll(load.Tasks), Task.Delay(TimeSpan.FromSeconds(2)));
-        foreach (var socket in load.Sockets)
-        {
-            socket.Dispose();
-        }
-
-        await Task.WhenAll(load.Tasks);
-    }
-
-    private sealed record RunningLoad(LoadWindow Window, LoadProgress Progress, Socket[] Sockets, Task[] Tasks);
+    private sealed record RunningLoad(LoadWindow Window, LoadProgress Progress, LoadSessions Sessions);
 }

@@ -1,8 +1,8 @@
 using System.Net.Sockets;
 using Berth.Cli.Load;
-using Berth.Cli.Reports;
 using Berth.Connections;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Tcp;
 

@@ -1,6 +1,6 @@
 using Berth.Cli.Load;
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Cli.Tcp;
 
@@ -17,10 +17,18 @@ internal static class LoadRun
         new("p999Microseconds", "p99.9 µs", CellFormat.Us),
         new("maxMicroseconds", "max µs", CellFormat.Us),
         new("errors", "errors", CellFormat.Int),
+        new("idleBytesPerConnection", "idle heap per conn", CellFormat.Bytes),
+        new("idleResidentBytesPerConnection", "idle RSS per conn", CellFormat.Bytes),
     ];
 
     public static async Task<int> RunAsync(LoadRequest request)
     {
+        if (OpenFileLimit.Shortfall(request.Load.Connections) is { } shortfall)
+        {
+            Console.Error.WriteLine($"berth load: {shortfall}");
+            return ExitCode.Failed;
+        }
+
         var conditions = RunConditions.Start(request.Command);
         using var signals = new StopSignals();
         var runner = new LoadRunner(request.Load);
@@ -69,5 +77,7 @@ internal static class LoadRun
         result.P999Microseconds,
         result.MaxMicroseconds,
         result.Errors,
+        result.IdleBytesPerConnection,
+        result.IdleResidentBytesPerConnection,
     ];
 }

@@ -9,7 +9,7 @@ internal static class ChildProgram
     /// <summary>Runs <paramref name="file"/> and returns its <c>key=value</c> output; a failure names the program and its first error line.</summary>
     public static IReadOnlyDictionary<string, double> RunForValues(string file, IEnumerable<string> arguments, string installHint)
     {
-        var (exit, output, error) = Execute(file, arguments, installHint);
+        var (exit, output, error) = Execute(file, arguments, installHint, measured: true);
         if (exit != 0)
         {
             throw new InvalidOperationException($"{Path.GetFileName(file)} failed: {FirstLine(error)}");
@@ -25,9 +25,14 @@ internal static class ChildProgram
         return values;
     }
 
-    public static (int Exit, string Output, string Error) Execute(string file, IEnumerable<string> arguments, string installHint)
+    /// <summary>Runs <paramref name="file"/> to its end; a <paramref name="measured"/> program runs under the bench's malloc settings.</summary>
+    public static (int Exit, string Output, string Error) Execute(string file, IEnumerable<string> arguments, string installHint, bool measured = false)
     {
         var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        if (measured)
+        {
+            BenchMallocSettings.ApplyTo(start);
+        }
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);

@@ -37,9 +37,12 @@ internal sealed class NativeZmqPrograms
         return new NativeZmqPrograms(build);
     }
 
-    /// <summary>Runs a program and returns its <c>key=value</c> output.</summary>
-    public IReadOnlyDictionary<string, double> Run(string program, int size, int count) =>
-        ChildProgram.RunForValues(Path.Combine(_buildDirectory, program), ChildProgram.SizeAndCount(size, count), InstallHint);
+    /// <summary>Runs a program and returns its <c>key=value</c> output; a throughput program first sends <paramref name="warmUp"/> uncounted messages.</summary>
+    public IReadOnlyDictionary<string, double> Run(string program, int size, int count, int? warmUp = null) =>
+        ChildProgram.RunForValues(
+            Path.Combine(_buildDirectory, program),
+            [.. ChildProgram.SizeAndCount(size, count), .. warmUp is { } w ? [w.ToString(System.Globalization.CultureInfo.InvariantCulture)] : Array.Empty<string>()],
+            InstallHint);
 
     /// <summary>The repository folder <paramref name="relative"/> (such as bench/native/zmq), found from the working directory or the program's.</summary>
     public static string? FindRepositoryFolder(string relative, string marker)

@@ -13,41 +13,44 @@ internal static class NetMqRuns
     /// <summary>NetMQ drops what is still queued when a socket closes under its default linger of zero.</summary>
     private static readonly TimeSpan Linger = TimeSpan.FromSeconds(30);
 
-    public static ThroughputRun.Result Throughput(ThroughputPattern pattern, int size, int count)
+    public static ThroughputRun.Result Throughput(ThroughputPattern pattern, int size, int count, int warmUp)
     {
         using NetMQSocket receiver = pattern == ThroughputPattern.PushPull ? new PullSocket() : new RouterSocket();
         var port = receiver.BindRandomPort("tcp://127.0.0.1");
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         using var received = new ManualResetEventSlim();
-        var sender = new Thread(() => Send(pattern, port, size, count, received)) { Name = "netmq-bench-sender", IsBackground = true };
+        var sender = new Thread(() => Send(pattern, port, size, warmUp + count, received)) { Name = "netmq-bench-sender", IsBackground = true };
         sender.Start();
         var message = default(Msg);
         message.InitEmpty();
         var frames = pattern.FramesPerMessage();
+        var faults = 0L;
         var clock = Stopwatch.StartNew();
-        for (var i = 0; i < count; i++)
+        for (var i = 0; i < warmUp + count; i++)
         {
             for (var frame = 0; frame < frames; frame++)
             {
                 if (!TryReceive(receiver, ref message, i))
                 {
                     received.Set();
-                    return new ThroughputRun.Result(double.NaN, double.NaN);
+                    return new ThroughputRun.Result(double.NaN, double.NaN, double.NaN);
                 }
             }
 
-            if (i == 0)
+            if (i == warmUp)
             {
+                faults = PageFaults.Count();
                 clock.Restart();
             }
         }
 
         var seconds = clock.Elapsed.TotalSeconds;
+        faults = PageFaults.Count() - faults;
         received.Set();
         message.Close();
         sender.Join();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / count);
+        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / (warmUp + count), (double)faults / count);
     }
 
     public static LatencyRun.Result Latency(int size, int count)

@@ -30,9 +30,15 @@ internal sealed class NetZmqPeer
         return new NetZmqPeer(Path.Combine(output.Trim(), "NetZmqPerf"));
     }
 
-    /// <summary>Runs one workload (<c>push_pull_thr</c>, <c>router_dealer_thr</c> with a strategy, or <c>req_rep_lat</c>) and returns its <c>key=value</c> output.</summary>
-    public IReadOnlyDictionary<string, double> Run(string workload, int size, int count, string? strategy = null) =>
-        ChildProgram.RunForValues(_program, [workload, .. ChildProgram.SizeAndCount(size, count), .. strategy is null ? Array.Empty<string>() : [strategy]], InstallHint);
+    /// <summary>
+    /// Runs one workload (<c>push_pull_thr</c> or <c>router_dealer_thr</c> with a strategy and a warm-up of uncounted
+    /// messages, or <c>req_rep_lat</c>) and returns its <c>key=value</c> output.
+    /// </summary>
+    public IReadOnlyDictionary<string, double> Run(string workload, int size, int count, (string Strategy, int WarmUp)? throughput = null) =>
+        ChildProgram.RunForValues(
+            _program,
+            [workload, .. ChildProgram.SizeAndCount(size, count), .. throughput is { } t ? [t.Strategy, t.WarmUp.ToString(System.Globalization.CultureInfo.InvariantCulture)] : Array.Empty<string>()],
+            InstallHint);
 
     private static string LastLine(string text) =>
         text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? ChildProgram.FirstLine(text);

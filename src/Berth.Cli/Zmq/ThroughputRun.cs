@@ -7,13 +7,15 @@ namespace Berth.Cli.Zmq;
 /// <summary>
 /// PUSH/PULL or ROUTER/DEALER throughput through Berth.Zmq, the same workload as bench/native/zmq/push_pull_thr.c and
 /// router_dealer_thr.c: a sender thread sends COUNT messages over tcp loopback; the receiver reuses one
-/// <see cref="ZmqMessage"/> for every frame; the clock runs from the first message received to the last.
+/// <see cref="ZmqMessage"/> for every frame; the clock runs from the first message received after a warm-up of uncounted
+/// messages through the same sockets and threads (as the C programs do) to the last.
 /// </summary>
 internal static class ThroughputRun
 {
-    public readonly record struct Result(double MessagesPerSecond, double AllocatedBytesPerMessage);
+    /// <summary>A run's rate, the bytes allocated per message (NaN when not measured) and the minor page faults per message while the clock ran.</summary>
+    public readonly record struct Result(double MessagesPerSecond, double AllocatedBytesPerMessage, double FaultsPerMessage);
 
-    public static Result Measure(ThroughputPattern pattern, SendStrategy strategy, int size, int count)
+    public static Result Measure(ThroughputPattern pattern, SendStrategy strategy, int size, int count, int warmUp)
     {
         using var context = new ZmqContext();
         using var receiver = context.CreateSocket(pattern == ThroughputPattern.PushPull ? ZmqSocketType.Pull : ZmqSocketType.Router);
@@ -22,11 +24,16 @@ internal static class ThroughputRun
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
 
         var senderType = pattern == ThroughputPattern.PushPull ? ZmqSocketType.Push : ZmqSocketType.Dealer;
-        var sender = new Thread(() => Send(context, senderType, endpoint, strategy, size, count)) { Name = "zmq-bench-sender" };
+        var sender = new Thread(() => Send(context, senderType, endpoint, strategy, size, warmUp + count)) { Name = "zmq-bench-sender" };
         sender.Start();
         using var message = new ZmqMessage();
         var frames = pattern.FramesPerMessage();
-        ReceiveOne(receiver, message, frames);
+        for (var i = 0; i <= warmUp; i++)
+        {
+            ReceiveOne(receiver, message, frames);
+        }
+
+        var faults = PageFaults.Count();
         var clock = Stopwatch.StartNew();
         for (var i = 1; i < count; i++)
         {
@@ -34,9 +41,10 @@ internal static class ThroughputRun
         }
 
         var seconds = clock.Elapsed.TotalSeconds;
+        faults = PageFaults.Count() - faults;
         sender.Join();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-        return new Result((count - 1) / seconds, (double)allocated / count);
+        return new Result((count - 1) / seconds, (double)allocated / (warmUp + count), (double)faults / count);
     }
 
     private static void ReceiveOne(ZmqSocket receiver, ZmqMessage message, int frames)

@@ -1,5 +1,6 @@
-using Berth.Cli.Reports;
+using System.Globalization;
 using Berth.Results;
+using Berth.Results.Reports;
 using Berth.Zmq;
 
 namespace Berth.Cli.Zmq;
@@ -39,6 +40,7 @@ internal static class ZmqBenchmark
         new("relativeToNetZmq", "vs Net.Zmq best", CellFormat.Ratio),
         new("relativeToNetMq", "vs NetMQ", CellFormat.Ratio),
         new("allocatedBytesPerMessage", "alloc B/msg", CellFormat.Bytes),
+        new("pageFaultsPerMessageRounds", "page faults/msg per round", CellFormat.Text),
     ];
 
     private static readonly ReportColumn[] LatencyColumns =
@@ -60,6 +62,8 @@ internal static class ZmqBenchmark
     public static int Run(ZmqBenchSettings settings)
     {
         var quick = settings.Quick;
+        BenchMallocSettings.Apply();
+        Console.Error.WriteLine($"  {BenchMallocSettings.Note}");
         var conditions = RunConditions.Start(settings.Command, $"libzmq {ZmqLibrary.Version}");
         var native = NativeZmqPrograms.Build();
         var netZmq = settings.NetZmqSource is { } source ? NetZmqPeer.Build(source) : null;
@@ -79,10 +83,11 @@ internal static class ZmqBenchmark
             NetMQ.NetMQConfig.Cleanup(block: false);
         }
 
-        var report = Report(conditions.Finish(), rounds, roundTrips, $"{netZmqNote}; {netMqNote}", pushPull, routerDealer, latency);
+        var report = Report(conditions.Finish(), rounds, roundTrips, $"{netZmqNote}; {netMqNote}; {BenchMallocSettings.Note}", pushPull, routerDealer, latency);
         Console.WriteLine($"machine: {report.Provenance.Machine}; {RunConditions.LoadText(report.Provenance.LoadAtStart)}; {RunConditions.OtherCpuText(report.Provenance)}");
         Console.WriteLine(netZmqNote);
         Console.WriteLine(netMqNote);
+        Console.WriteLine(BenchMallocSettings.Note);
         foreach (var table in report.Tables)
         {
             Console.WriteLine();
@@ -112,6 +117,9 @@ internal static class ZmqBenchmark
         public RoundSeries Rate { get; } = new(Name);
 
         public RoundSeries Allocated { get; } = new(Name);
+
+        /// <summary>Minor page faults per message of the measuring process while the clock ran; NaN when a run stalled.</summary>
+        public RoundSeries Faults { get; } = new(Name);
     }
 
     private static List<object[]> Throughput(ThroughputPattern pattern, int[] sizes, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
@@ -125,25 +133,25 @@ internal static class ZmqBenchmark
             var warmUp = Math.Min(count, Math.Max(3_000, count / 10));
             var contenders = new List<ThroughputContender>
             {
-                new(C, n => new ThroughputRun.Result(native.Run(pattern.Program(), size, n)["msgs_per_sec"], double.NaN), InProcess: false),
+                new(C, n => ChildResult(native.Run(pattern.Program(), size, n, warmUp), n), InProcess: false),
             };
             if (netZmq is not null)
             {
                 contenders.AddRange(NetZmqPeer.Strategies.Select(s => new ThroughputContender(
-                    $"{NetZmqPeer.Name} ({s})", n => new ThroughputRun.Result(netZmq.Run(pattern.Program(), size, n, s)["msgs_per_sec"], double.NaN), InProcess: false)));
+                    $"{NetZmqPeer.Name} ({s})", n => ChildResult(netZmq.Run(pattern.Program(), size, n, (s, warmUp)), n), InProcess: false)));
             }
 
             if (NetMqComparison.IsInBuild)
             {
-                contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n), InProcess: true));
+                contenders.Add(new(NetMq, n => NetMqRuns.Throughput(pattern, size, n, warmUp), InProcess: true));
             }
 
-            contenders.AddRange(strategies.Select(s => new ThroughputContender($"Berth {s}", n => ThroughputRun.Measure(pattern, s, size, n), InProcess: true)));
+            contenders.AddRange(strategies.Select(s => new ThroughputContender($"Berth {s}", n => ThroughputRun.Measure(pattern, s, size, n, warmUp), InProcess: true)));
             if (pattern == ThroughputPattern.PushPull)
             {
-                contenders.Add(new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
-                contenders.Add(new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => AsyncThroughput(size, n)), InProcess: true));
-                contenders.Add(new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => AsyncThroughput(size, n)), InProcess: true));
+                contenders.Add(new(AsyncEpoll, n => WithReactor(portable: false, inline: true, () => AsyncThroughput(size, n, warmUp)), InProcess: true));
+                contenders.Add(new(AsyncEpollPool, n => WithReactor(portable: false, inline: false, () => AsyncThroughput(size, n, warmUp)), InProcess: true));
+                contenders.Add(new(AsyncPoll, n => WithReactor(portable: true, inline: true, () => AsyncThroughput(size, n, warmUp)), InProcess: true));
             }
 
             foreach (var contender in contenders.Where(c => c.InProcess))
@@ -159,6 +167,7 @@ internal static class ZmqBenchmark
                     var result = contender.Run(count);
                     contender.Rate.Add(result.MessagesPerSecond);
                     contender.Allocated.Add(result.AllocatedBytesPerMessage);
+                    contender.Faults.Add(result.FaultsPerMessage);
                 }
             }
 
@@ -173,12 +182,17 @@ internal static class ZmqBenchmark
                     Bytes(size), contender.Name, contender.Rate.Cell(), double.IsNaN(rate) ? "-" : rate * size / 1e6,
                     contender.Rate.RatioTo(c), contender.Rate.RoundsText(c), contender.Rate.RatioTo(netZmqRate), contender.Rate.RatioTo(netMqRate),
                     contender.InProcess && !double.IsNaN(contender.Allocated.Median()) ? contender.Allocated.Median() : "-",
+                    contender.Faults.Values.Any(double.IsNaN) ? "-" : string.Join(" ", contender.Faults.Values.Select(f => f.ToString("0.00", CultureInfo.InvariantCulture))),
                 ]);
             }
         }
 
         return rows;
     }
+
+    /// <summary>A child program's <c>key=value</c> throughput output; its allocations are not this process's to count.</summary>
+    private static ThroughputRun.Result ChildResult(IReadOnlyDictionary<string, double> values, int count) =>
+        new(values["msgs_per_sec"], double.NaN, values["minor_faults"] / count);
 
     /// <summary>The higher rate of <paramref name="series"/> in each round: the strongest anchor; null when there is none.</summary>
     private static RoundSeries? StrongestPerRound(string name, IEnumerable<RoundSeries> series)
@@ -276,7 +290,7 @@ internal static class ZmqBenchmark
         var measured = pushPull.Where(r => r[8] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. {notes}.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. Every throughput run first sends a warm-up of uncounted messages through the same sockets and threads. Page faults per message are the kernel's minor faults of the whole measuring process while the clock ran (the C and Net.Zmq programs count their own). {notes}.",
             provenance,
             [
                 new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread ({rounds} interleaved rounds)", ThroughputColumns, pushPull),
@@ -312,7 +326,7 @@ internal static class ZmqBenchmark
     /// PUSH/PULL with <c>SendAsync</c> and <c>ReceiveAsync</c> on both ends, so that every wait on the high-water mark
     /// or an empty queue goes through the reactor; otherwise the workload of <see cref="ThroughputRun"/>.
     /// </summary>
-    private static ThroughputRun.Result AsyncThroughput(int size, int count)
+    private static ThroughputRun.Result AsyncThroughput(int size, int count, int warmUp)
     {
         using var context = new ZmqContext();
         using var pull = context.CreateSocket(ZmqSocketType.Pull);
@@ -324,30 +338,39 @@ internal static class ZmqBenchmark
             using var push = context.CreateSocket(ZmqSocketType.Push);
             push.Connect(endpoint);
             var payload = new byte[size];
-            for (var i = 0; i < count; i++)
+            for (var i = 0; i < warmUp + count; i++)
             {
                 await push.SendAsync(payload).ConfigureAwait(false);
             }
         });
 
-        var seconds = ReceiveAllAsync(pull, count).GetAwaiter().GetResult();
+        var (seconds, faults) = ReceiveAllAsync(pull, warmUp, count).GetAwaiter().GetResult();
         sender.GetAwaiter().GetResult();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / count);
+        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / (warmUp + count), (double)faults / count);
     }
 
-    /// <summary>Receives <paramref name="count"/> messages; the clock runs from the first to the last, in seconds.</summary>
-    private static async Task<double> ReceiveAllAsync(ZmqSocket pull, int count)
+    /// <summary>
+    /// Receives <paramref name="warmUp"/> uncounted messages, then <paramref name="count"/>; the clock runs from the first
+    /// counted to the last: its seconds, and the minor page faults while it ran.
+    /// </summary>
+    private static async Task<(double Seconds, long Faults)> ReceiveAllAsync(ZmqSocket pull, int warmUp, int count)
     {
         using var message = new ZmqMessage();
-        await pull.ReceiveAsync(message).ConfigureAwait(false);
+        for (var i = 0; i <= warmUp; i++)
+        {
+            await pull.ReceiveAsync(message).ConfigureAwait(false);
+        }
+
+        var faults = PageFaults.Count();
         var clock = System.Diagnostics.Stopwatch.StartNew();
         for (var i = 1; i < count; i++)
         {
             await pull.ReceiveAsync(message).ConfigureAwait(false);
         }
 
-        return clock.Elapsed.TotalSeconds;
+        var seconds = clock.Elapsed.TotalSeconds;
+        return (seconds, PageFaults.Count() - faults);
     }
 
     private static int MessageCount(int size, bool quick) => (size, quick) switch

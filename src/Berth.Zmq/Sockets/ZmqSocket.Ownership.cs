@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Berth.Zmq;
 
 /// <summary>
@@ -17,7 +19,16 @@ public sealed partial class ZmqSocket
     /// <summary>The slot of the thread that last claimed the socket; null before the first call.</summary>
     private CallerSlot? _owner;
 
-    private static CallerSlot Caller => t_caller ??= new CallerSlot();
+    /// <summary>The calling thread's slot. Kept small enough to inline into every claim: a profile of 64 B PUSH/PULL
+    /// showed the lazily creating getter as a call of its own on every send and receive.</summary>
+    private static CallerSlot Caller
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => t_caller ?? CreateCaller();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static CallerSlot CreateCaller() => t_caller = new CallerSlot();
 
     /// <summary>Claims the socket for one call.</summary>
     internal void Enter()

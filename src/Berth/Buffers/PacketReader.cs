@@ -15,6 +15,8 @@ namespace Berth.Buffers;
 /// </summary>
 public ref struct PacketReader
 {
+    private const int MaxVarUInt32Length = 5;
+
     private readonly ReadOnlySequence<byte> _sequence;
     private readonly long _length;
     private readonly bool _reverse;
@@ -140,6 +142,40 @@ public ref struct PacketReader
     /// <summary>Reads an unsigned LEB128 varint of at most 5 bytes; a longer or overflowing one is malformed.</summary>
     public bool TryReadVarUInt32(out uint value)
     {
+        // Decoded in the current span when it holds the whole varint, the usual case; only a varint straddling
+        // segments takes the general path, which copies the whole reader so that a failure consumes nothing.
+        var span = _current;
+        var result = 0u;
+        var inSpan = Math.Min(span.Length, MaxVarUInt32Length);
+        for (var i = 0; i < inSpan; i++)
+        {
+            var part = span[i];
+            if (i == MaxVarUInt32Length - 1 && part > 0x0F)
+            {
+                break;
+            }
+
+            result |= (uint)(part & 0x7F) << (7 * i);
+            if (part < 0x80)
+            {
+                _current = span[(i + 1)..];
+                value = result;
+                return true;
+            }
+        }
+
+        if (inSpan == MaxVarUInt32Length)
+        {
+            value = 0;
+            return false;
+        }
+
+        return TryReadVarUInt32AcrossSegments(out value);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryReadVarUInt32AcrossSegments(out uint value)
+    {
         var probe = this;
         value = 0;
         for (var shift = 0; shift < 35; shift += 7)
@@ -172,6 +208,14 @@ public ref struct PacketReader
 
         CopyAndAdvance(destination);
         return true;
+    }
+
+    /// <summary>The next <paramref name="byteCount"/> bytes without consuming them, when they lie in one segment.</summary>
+    internal readonly bool TryPeekContiguous(int byteCount, out ReadOnlySpan<byte> bytes)
+    {
+        var contiguous = _current.Length >= byteCount;
+        bytes = contiguous ? _current[..byteCount] : default;
+        return contiguous;
     }
 
     /// <summary>

@@ -189,7 +189,7 @@ internal sealed class ConnectionLifetime
 
         var format = Options.Format;
         var largestFrame = format.HeaderLength + format.MaxBodyLength;
-        var ring = new RingBuffer(Math.Min(Options.ReceiveBufferSize, largestFrame), largestFrame, Options.BufferPool);
+        var ring = new RingBuffer(Options.ReceiveBufferSize, Math.Max(Options.ReceiveBufferSize, largestFrame), Options.BufferPool);
         var gate = new SendGate(_queue, _wakeup, _connection.HandlerSlots);
         var delivery = new FrameDelivery(_connection, _handler, new FrameDecoder(format), gate, _connection.Metrics, this);
         _ = Task.Run(new ReceiveLoop(_transport, ring, delivery, gate, this).RunAsync);

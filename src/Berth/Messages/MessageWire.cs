@@ -1,5 +1,6 @@
 using System.ComponentModel;
 using System.Runtime.CompilerServices;
+using System.Text.Unicode;
 using Berth.Buffers;
 
 namespace Berth.Messages;
@@ -162,7 +163,15 @@ public static class MessageWire
     public static void WriteUtf8Field(ref PacketWriter writer, Utf8Field value)
     {
         writer.WriteVarUInt32((uint)value.ByteCount);
-        foreach (var segment in value.Utf8Bytes)
+        var utf8 = value.Utf8Bytes;
+        if (utf8.IsSingleSegment)
+        {
+            // The common case, a view of one received frame: spares the sequence enumerator.
+            writer.WriteBytes(utf8.FirstSpan);
+            return;
+        }
+
+        foreach (var segment in utf8)
         {
             writer.WriteBytes(segment.Span);
         }
@@ -182,8 +191,12 @@ public static class MessageWire
             throw new MessageFormatException(field, offset, MessageFault.Truncated, $"{length} bytes announced, {reader.Remaining} left");
         }
 
+        // Checked on the reader's current span when the bytes lie in one segment, which spares the slice a segment lookup.
+        var inOneSegment = reader.TryPeekContiguous((int)length, out var contiguous);
+        var validInOneSegment = inOneSegment && Utf8.IsValid(contiguous);
         reader.TryReadSlice((int)length, out var utf8);
-        return Utf8Field.TryCheck(utf8) ? new Utf8Field(utf8) : throw new MessageFormatException(field, offset, MessageFault.Malformed, "not UTF-8");
+        var valid = inOneSegment ? validInOneSegment : Utf8Field.TryCheck(utf8);
+        return valid ? new Utf8Field(utf8) : throw new MessageFormatException(field, offset, MessageFault.Malformed, "not UTF-8");
     }
 
     /// <summary>Writes bytes as their count (a varint) and the bytes.</summary>

@@ -82,6 +82,26 @@ public class PacketReaderErrorTests
         Assert.Equal("VarUInt32", exception.Field);
     }
 
+    [Theory]
+    [InlineData(new byte[] { 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 }, 0)]
+    [InlineData(new byte[] { 0xFF, 0xFF, 0xFF, 0xFF, 0x1F }, 0)]
+    [InlineData(new byte[] { 0x80 }, 0)]
+    [InlineData(new byte[] { 0xAC, 0x02 }, 2)]
+    [InlineData(new byte[] { 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x2A }, 5)]
+    public void A_varint_reads_alike_in_one_span_and_across_segments(byte[] packet, int consumed)
+    {
+        // The in-span path and the straddling one must agree on every value and every rejection.
+        var inSpan = new PacketReader(packet);
+        var spanRead = inSpan.TryReadVarUInt32(out var spanValue);
+        var split = new PacketReader(Segments.OneBytePerSegment(packet));
+        var splitRead = split.TryReadVarUInt32(out var splitValue);
+
+        Assert.Equal(spanRead, splitRead);
+        Assert.Equal(spanValue, splitValue);
+        Assert.Equal(inSpan.Consumed, split.Consumed);
+        Assert.Equal(consumed, inSpan.Consumed);
+    }
+
     [Fact]
     public void Invalid_utf8_and_non_ascii_bytes_are_malformed()
     {

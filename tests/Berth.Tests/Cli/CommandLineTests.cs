@@ -128,6 +128,15 @@ public sealed class CommandLineTests
         Assert.Empty(output);
     }
 
+    [Fact]
+    public async Task ANativeVariantNeedsANameAndABuild()
+    {
+        var (exit, output, error) = await RunAsync(["aot-vs-jit", "--native", "/bin/sh", "--jit", "/bin/sh", "--native-variant", "/bin/sh"]);
+        Assert.Equal(2, exit);
+        Assert.StartsWith("berth aot-vs-jit: '/bin/sh' is not NAME=FILE (option '--native-variant')", error);
+        Assert.Empty(output);
+    }
+
     [Theory]
     [InlineData("--netcoreserver")]
     [InlineData("--supersocket")]

@@ -2,8 +2,8 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text.Json;
 using Berth.Cli.Compare;
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Tests.Cli;
 

@@ -1,5 +1,5 @@
-using Berth.Cli.Reports;
 using Berth.Results;
+using Berth.Results.Reports;
 
 namespace Berth.Tests.Cli;
 
@@ -51,6 +51,39 @@ public sealed class ReportTests
         Assert.Equal(new ResultRange(95, 100, 104, CellFormat.Count), table.Rows[0][1]);
         Assert.Null(table.Rows[1][1]);
         Assert.Equal(["a note"], table.Notes);
+    }
+
+    [Fact]
+    public void AResultFileReadsBackAsAReportPageWithItsRangesAndFormats()
+    {
+        var file = new ResultFile(Run(otherCpuShare: 0.01), [new ResultTable(
+            "typed-vs-raw",
+            "Typed echo",
+            [new("workload", CellFormat.Text), new("typed msg/s", CellFormat.Range), new("median ratio", CellFormat.Ratio), new("verdict", CellFormat.Verdict)],
+            [["64 B x 100", new ResultRange(90, 100, 110, CellFormat.Count), 0.934, "met"], ["1 KB x 100", null, null, "< 3 rounds"]],
+            ["paired rounds"])]);
+
+        var report = ResultFileReport.From(file, "page");
+        var table = Assert.Single(report.Tables);
+        Assert.Equal("Typed echo", table.Title);
+        Assert.Equal(new Spread(100, 90, 110), table.Rows[0][1]);
+        Assert.Equal("0.93x", table.Rows[0][2]);
+        Assert.Equal(Berth.Results.CellText.Missing, table.Rows[1][1]);
+        Assert.Equal("paired rounds", report.Note);
+
+        var path = Path.Combine(Path.GetTempPath(), $"berth-report-{Guid.NewGuid():N}.html");
+        try
+        {
+            HtmlReportWriter.Write(path, report);
+            var html = File.ReadAllText(path);
+            Assert.Contains("<span class=\"range\">90–110</span>", html, StringComparison.Ordinal);
+            Assert.Contains("0.93x", html, StringComparison.Ordinal);
+            Assert.Contains("&lt; 3 rounds", html, StringComparison.Ordinal);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
     }
 
     private static Provenance Run(double? otherCpuShare) =>

@@ -55,14 +55,26 @@ public class PacketRouter : ConnectionHandler
             return;
         }
 
-        Span<byte> id = stackalloc byte[sizeof(int)];
-        body.Slice(0, sizeof(int)).CopyTo(id);
-        if (!_handlers.TryGetValue(BinaryPrimitives.ReadInt32LittleEndian(id), out var handler))
+        if (!_handlers.TryGetValue(MessageIdOf(body), out var handler))
         {
             connection.Abort(DisconnectReason.UnknownMessage);
             return;
         }
 
         handler(connection, body.Slice(sizeof(int)));
+    }
+
+    /// <summary>The id at the start of <paramref name="body"/>, read in place unless it straddles segments.</summary>
+    private static int MessageIdOf(in ReadOnlySequence<byte> body)
+    {
+        var first = body.FirstSpan;
+        if (first.Length >= sizeof(int))
+        {
+            return BinaryPrimitives.ReadInt32LittleEndian(first);
+        }
+
+        Span<byte> id = stackalloc byte[sizeof(int)];
+        body.Slice(0, sizeof(int)).CopyTo(id);
+        return BinaryPrimitives.ReadInt32LittleEndian(id);
     }
 }

@@ -4,7 +4,7 @@ using System.Text;
 
 using Berth.Results;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>
 /// Writes one self-contained HTML page: what was run, when and where, the warnings, the tables, then each chart as

@@ -1,6 +1,6 @@
 using Berth.Results;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>
 /// Writes a report as a berth-result/1 file (docs/RESULTS.md): its provenance and one table per report table, with

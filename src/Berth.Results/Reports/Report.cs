@@ -1,7 +1,7 @@
 using System.Globalization;
 using Berth.Results;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>
 /// Everything a report shows: the run's provenance (command, machine, how busy the machine was), its tables and

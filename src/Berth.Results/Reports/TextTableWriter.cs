@@ -1,4 +1,4 @@
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>Prints a table with aligned columns for the terminal.</summary>
 internal static class TextTableWriter

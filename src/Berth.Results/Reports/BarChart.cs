@@ -1,4 +1,4 @@
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>One named set of bars in a chart, one value per label (a p99 beside a p50, say).</summary>
 internal sealed record ChartSeries(string Name, IReadOnlyList<Spread> Values);

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>Renders a <see cref="BarChart"/> as inline SVG: no script, no font or file fetched.</summary>
 internal static class SvgBarChart

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>How a cell reads on the terminal and in HTML: large numbers grouped, small ones with two decimals.</summary>
 internal static class CellText

@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>A value measured several times: the median, shown with the lowest and highest run, so the noise is visible beside the figure.</summary>
 internal readonly record struct Spread(double Median, double Min, double Max)

@@ -1,6 +1,6 @@
 using Berth.Results;
 
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>
 /// A column: its title as printed ("p99 µs"), its key as a JSON field name ("p99Microseconds"), and how its numbers

@@ -1,4 +1,4 @@
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>
 /// One measured table: its id in the result file, what was measured and the rows. Cells are strings, whole numbers,

@@ -1,4 +1,4 @@
-namespace Berth.Cli.Reports;
+namespace Berth.Results.Reports;
 
 /// <summary>Widths of a chart's three columns, in pixels: the labels, the plot, and the value printed past each bar.</summary>
 internal sealed record ChartLayout(int LabelWidth, int PlotWidth, int ValueWidth)

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Where `berth load`'s time per message goes when it pipelines small frames on BerthClient: system calls and context
+# switches per echoed message (perf stat on syscall tracepoints; strace would slow the client enough to change how
+# frames batch, which is the thing being looked at) and the shares of CPU samples (perf record -e cpu-clock) by where
+# the code lives and by user-space frame. Attribution, not timing: counts and shares only, so it may run on a busy
+# machine (the provenance says how busy).
+#
+#   bash bench/profile-client.sh --data docs/data/decisions/client-pipelining-after.json
+#   bash bench/profile-client.sh --previous a842445 --data docs/data/decisions/client-pipelining-before.json
+#
+# Runs `berth load` (this build's, or the one of --previous COMMIT, built by bench/build-previous-engine.sh) against
+# the C epoll echo (bench/native/echo): --connections (default 100), pipeline 16, --size (default 64) bytes. Messages
+# in the counted window are the run's echoed messages per second times the window, so per-message counts are averages.
+# Needs gcc, python3 and perf, and root or a perf_event_paranoid that lets perf attach to the client.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cli=src/Berth.Cli/bin/Release/net10.0
+size=64
+connections=100
+data=""
+command="bash bench/profile-client.sh $*"
+while (($#)); do
+    case "$1" in
+        --previous) cli=$(bash bench/build-previous-engine.sh "$2"); shift 2 ;;
+        --size) size="$2"; shift 2 ;;
+        --connections) connections="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        *) echo "profile-client: unknown option $1 (see the header of bench/profile-client.sh)" >&2; exit 2 ;;
+    esac
+done
+if [ -z "$data" ]; then
+    echo "profile-client: --data FILE is required" >&2
+    exit 2
+fi
+
+out=artifacts/profile-client
+mkdir -p "$out"
+bash bench/native/echo/build.sh artifacts/compare > /dev/null
+if [ "$cli" = src/Berth.Cli/bin/Release/net10.0 ]; then
+    dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
+fi
+
+state="$out/run.json"
+python3 scripts/long_results.py run-start "$state" "$command"
+# A fresh log, so the port read below is this echo's and not the previous run's.
+rm -f "$out/echo.log"
+artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$out/echo.log" 2>&1 &
+echo=$!
+port=""
+for _ in $(seq 100); do
+    port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out/echo.log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
+    sleep 0.1
+done
+if [ -z "$port" ]; then
+    echo "profile-client: the C echo did not start: $(tail -3 "$out/echo.log")" >&2
+    exit 1
+fi
+
+# Write-xor-execute off, so perf finds the JIT's code under the names the perf map gives it.
+DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet "$cli/Berth.Cli.dll" load --port "$port" \
+    --connections "$connections" --pipeline 16 --size "$size" --warmup 2 --duration 8 --data "$out/load.json" \
+    > "$out/load.out" 2>&1 &
+load=$!
+sleep 4
+window=2
+perf stat -x, -o "$out/stat.csv" -p "$load" \
+    -e syscalls:sys_enter_sendmsg,syscalls:sys_enter_recvfrom,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_futex,context-switches \
+    -- sleep "$window" > /dev/null 2>&1 || true
+# perf record may exit non-zero after writing its data (a thread of the client ended meanwhile); the report below reads what it wrote.
+perf record -e cpu-clock -g -p "$load" -o "$out/perf.data" -- sleep 3 > /dev/null 2>&1 || true
+wait "$load" || { echo "profile-client: berth load failed: $(tail -3 "$out/load.out")" >&2; exit 1; }
+kill "$echo" 2> /dev/null || true
+wait "$echo" 2> /dev/null || true
+perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso 2> /dev/null > "$out/dso.txt"
+perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso,sym 2> /dev/null > "$out/sym.txt"
+python3 scripts/long_results.py step-end "$state"
+
+python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$window" <<'PY'
+import json, re, sys
+sys.path.insert(0, "scripts")
+import long_results
+out, state, data, size, connections, cli, window = sys.argv[1:8]
+
+table = json.load(open(f"{out}/load.json"))["tables"]["load"]
+row = dict(zip([c["name"] for c in table["columns"]], table["rows"][0]))
+messages = float(row["msg/s"]) * float(window)
+
+names = {"syscalls:sys_enter_sendmsg": "sendmsg", "syscalls:sys_enter_recvfrom": "recvfrom",
+         "syscalls:sys_enter_epoll_wait": "epoll_wait", "syscalls:sys_enter_futex": "futex",
+         "context-switches": "context switches"}
+counts = []
+for line in open(f"{out}/stat.csv"):
+    fields = line.strip().split(",")
+    if len(fields) >= 3 and fields[2] in names and fields[0].isdigit():
+        counts.append([names[fields[2]], int(fields[0]), f"{int(fields[0]) / messages:.3f}" if messages else "–"])
+
+def place(dso):
+    if dso.startswith("[kernel"):
+        return "kernel"
+    if dso.startswith("[JIT]") or dso.startswith("memfd:doublemapper"):
+        return "JIT-compiled .NET code"
+    if dso.startswith("libc.so") or dso.startswith("ld-linux"):
+        return "libc and the loader"
+    if dso.startswith("[vdso"):
+        return "vDSO (clock reads)"
+    return "the .NET runtime (coreclr, System.Native, other)"
+places = {}
+for line in open(f"{out}/dso.txt"):
+    match = re.match(r"\s+([\d.]+)%\s+(.+?)\s*$", line)
+    if match:
+        places[place(match.group(2))] = places.get(place(match.group(2)), 0) + float(match.group(1)) / 100
+shares = [[name, round(share, 4)] for name, share in sorted(places.items(), key=lambda item: -item[1])]
+
+frames = []
+for line in open(f"{out}/sym.txt"):
+    match = re.match(r"\s+([\d.]+)%\s+(.+?)\s+\[([.k])\]\s+(.+?)\s*$", line)
+    if not match or match.group(3) == "k":
+        continue
+    symbol = match.group(4)
+    method = re.search(r"([\w.`+<>\[\],]+::[\w.`<>|]+)\(", symbol)
+    name = method.group(1) if method else symbol
+    frames.append([re.sub(r"^\[[^\]]*\]\s*", "", name), round(float(match.group(1)) / 100, 4)])
+    if len(frames) == 15:
+        break
+
+workload = f"{size} B x {connections} connections, pipeline 16, against the C echo"
+build = "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
+long_results.write_json(data, {
+    "schema": long_results.SCHEMA,
+    "provenance": long_results.provenance(state),
+    "tables": {
+        "syscalls": {
+            "title": f"berth load ({build}): system calls and context switches over {window} s of {workload} (perf stat)",
+            "columns": [{"name": "event", "format": "text"}, {"name": "count", "format": "int"},
+                        {"name": "per echoed message", "format": "text"}],
+            "rows": counts,
+            "notes": ["Messages in the window are the run's echoed messages per second times the window: per-message counts are averages over the run."],
+        },
+        "places": {
+            "title": f"berth load ({build}): where the CPU samples fell over 3 s of {workload} (perf record -e cpu-clock)",
+            "columns": [{"name": "code", "format": "text"}, {"name": "share of samples", "format": "percent"}],
+            "rows": shares,
+            "notes": ["On loopback the sender's sendmsg also runs the receiving side's TCP input, so the kernel share includes the echo server's receive path."],
+        },
+        "frames": {
+            "title": "The user-space frames with the largest own share of samples (kernel frames left out)",
+            "columns": [{"name": "frame", "format": "text"}, {"name": "share of samples", "format": "percent"}],
+            "rows": frames,
+        },
+    },
+})
+print(f"wrote {data}")
+PY

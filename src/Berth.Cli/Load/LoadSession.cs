@@ -1,0 +1,220 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Net.Sockets;
+using Berth.Connections;
+
+namespace Berth.Cli.Load;
+
+/// <summary>
+/// One load connection: the handler of its <see cref="BerthClient"/>, with the due times of the frames it sent and
+/// not yet got back. Echoes come back in order, so each one belongs to the oldest pending send, and must hold exactly
+/// that request's bytes: any other echo fails the connection, naming what differed. Bodies are slices of
+/// one shared random payload and the connection's sends and receives allocate nothing, so a run inside the server's
+/// process adds no allocations of its own.
+/// </summary>
+/// <remarks>
+/// In a closed loop the first echo fills the pipeline and each later echo sends the next frame, so the frames of one
+/// delivery always leave in one send. With a rate, the <see cref="LoadPacer"/> marks each request due
+/// on a fixed schedule whether or not echoes came back, and each round trip is timed from when its request was due,
+/// not from when it went out: up to <see cref="LoadSettings.Pipeline"/> are pending, and what falls due beyond that
+/// goes out as echoes make room. A stalled server therefore shows up as every request that fell due during the stall,
+/// each with the time it waited, rather than as one slow request (coordinated omission).
+/// </remarks>
+internal sealed class LoadSession(LoadSettings settings, LoadWindow window, LoadProgress progress, ReadOnlyMemory<byte> payload, int seed)
+    : ConnectionHandler
+{
+    private readonly Lock _lock = new();
+    private readonly long[] _dueAt = new long[settings.Pipeline];
+    private readonly int[] _sizeAt = new int[settings.Pipeline];
+    private ulong _sizes = ((ulong)seed * 0x9E3779B97F4A7C15) | 1;
+    private Connection? _connection;
+    private int _head;
+    private int _tail;
+    private int _pending;
+    private int _failed;
+    private long _firstDue;
+    private double _interval;
+    private long _fallenDue;
+    private long _sent;
+
+    /// <summary>The connection ended with an error during the run (counted in <see cref="LoadProgress"/>).</summary>
+    public bool Failed => Volatile.Read(ref _failed) != 0;
+
+    /// <summary>Frames sent and not yet echoed.</summary>
+    public int Pending
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _pending;
+            }
+        }
+    }
+
+    /// <summary>At least one echo came back.</summary>
+    public bool Echoed { get; private set; }
+
+    /// <summary>When the last echo arrived, or when the requests started if none did.</summary>
+    public long LastEcho { get; private set; }
+
+    public override void OnConnected(Connection connection) => _connection = connection;
+
+    /// <summary>
+    /// Closed loop: sends one frame now; its echo fills the pipeline. Sent from here, outside a delivery, each frame
+    /// would leave in a send of its own, the echo server would answer each in a segment of its own, and the run would
+    /// keep that one-frame-per-segment rhythm to its end at a fraction of the rate; replies queued while a delivery runs
+    /// leave together.
+    /// </summary>
+    public void StartClosedLoop()
+    {
+        lock (_lock)
+        {
+            LastEcho = Stopwatch.GetTimestamp();
+            _ = Send(Stopwatch.GetTimestamp());
+        }
+    }
+
+    /// <summary>At a rate: request n falls due at <paramref name="firstDue"/> + n × <paramref name="interval"/> (Stopwatch ticks).</summary>
+    public void Schedule(long firstDue, double interval) => (_firstDue, _interval, LastEcho) = (firstDue, interval, Stopwatch.GetTimestamp());
+
+    /// <summary>From the pacer: one more request fell due; it goes out now unless the pipeline is full.</summary>
+    public void FallDue()
+    {
+        lock (_lock)
+        {
+            _fallenDue++;
+            SendWhatIsDue();
+        }
+    }
+
+    /// <summary>Closes the connection at once; the run is over, so nothing counts as an error.</summary>
+    public void Abort() => _connection?.Abort();
+
+    public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+    {
+        var now = Stopwatch.GetTimestamp();
+        lock (_lock)
+        {
+            if (_pending == 0)
+            {
+                throw new InvalidDataException($"unexpected echo of {body.Length} bytes");
+            }
+
+            if (!IsEchoOf(body, payload.Span[.._sizeAt[_head]]))
+            {
+                throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {_sizeAt[_head]}-byte request it answers");
+            }
+
+            var due = _dueAt[_head];
+            _head = (_head + 1) % _dueAt.Length;
+            _pending--;
+            LastEcho = now;
+            Echoed = true;
+            progress.Recorder.Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
+            if (window.IsOver)
+            {
+                return;
+            }
+
+            if (_interval > 0)
+            {
+                SendWhatIsDue();
+            }
+            else
+            {
+                while (_pending < _dueAt.Length && Send(now))
+                {
+                    // Tops the pipeline up to its depth: all of it after the first echo, one frame after each later one.
+                }
+            }
+        }
+    }
+
+    public override void OnDisconnected(Connection connection, DisconnectInfo info)
+    {
+        if (!window.IsOver && info.Reason != DisconnectReason.ClosedByApplication)
+        {
+            Fail(Reason(info));
+        }
+    }
+
+    private void SendWhatIsDue()
+    {
+        while (_sent < _fallenDue && _pending < _dueAt.Length && Send(_firstDue + (long)(_sent * _interval)))
+        {
+            _sent++;
+        }
+    }
+
+    /// <summary>Queues one frame due at <paramref name="due"/>; false when the connection is closing or its queue full.</summary>
+    private bool Send(long due)
+    {
+        var size = settings.SizeMin == settings.SizeMax ? settings.SizeMin : NextSize();
+        if (_connection is not { } connection || !connection.TrySend(payload.Span[..size]))
+        {
+            if (_connection is { IsConnected: true } full)
+            {
+                Fail("send queue full");
+                full.Abort();
+            }
+
+            return false;
+        }
+
+        _dueAt[_tail] = due;
+        _sizeAt[_tail] = size;
+        _tail = (_tail + 1) % _dueAt.Length;
+        _pending++;
+        return true;
+    }
+
+    /// <summary>True when <paramref name="body"/> holds exactly the bytes of <paramref name="request"/>, compared segment by segment.</summary>
+    private static bool IsEchoOf(in ReadOnlySequence<byte> body, ReadOnlySpan<byte> request)
+    {
+        if (body.Length != request.Length)
+        {
+            return false;
+        }
+
+        foreach (var segment in body)
+        {
+            if (!segment.Span.SequenceEqual(request[..segment.Length]))
+            {
+                return false;
+            }
+
+            request = request[segment.Length..];
+        }
+
+        return true;
+    }
+
+    /// <summary>A size between the smallest and the largest, from a xorshift generator: no per-session Random object.</summary>
+    private int NextSize()
+    {
+        _sizes ^= _sizes << 13;
+        _sizes ^= _sizes >> 7;
+        _sizes ^= _sizes << 17;
+        return settings.SizeMin + (int)(_sizes % (ulong)(settings.SizeMax - settings.SizeMin + 1));
+    }
+
+    /// <summary>Counts the connection's failure once, unless the run was already over (the connection closed on purpose).</summary>
+    private void Fail(string reason)
+    {
+        if (!window.IsOver && Interlocked.Exchange(ref _failed, 1) == 0)
+        {
+            progress.Failed(reason);
+        }
+    }
+
+    private static string Reason(DisconnectInfo info) => (info.Reason, info.Error) switch
+    {
+        (DisconnectReason.ClosedByPeer, _) => "connection closed by the server",
+        (_, SocketException { SocketErrorCode: SocketError.ConnectionReset }) => "connection reset by the server",
+        (_, SocketException socket) => $"socket error: {socket.Message}",
+        (DisconnectReason.HandlerFailed, { } error) => error.Message,
+        (DisconnectReason.FrameTooLarge, _) => "the server sent a frame larger than any request",
+        (var reason, _) => $"closed: {reason}",
+    };
+}

@@ -1,0 +1,44 @@
+using System.Buffers;
+using Berth.Cli.Load;
+using Berth.Connections;
+using Berth.Tests.Tcp;
+
+namespace Berth.Tests.Cli;
+
+/// <summary><c>berth load</c> checks every echo against the request it answers: a server that changes a byte fails each connection, and the reason names it.</summary>
+public sealed class LoadEchoCheckTests
+{
+    [Fact]
+    public async Task AnEchoThatDiffersFromItsRequestFailsTheConnectionAndSaysSo()
+    {
+        await using var server = EchoTests.Start(new BerthServerOptions(), new ByteFlippingEcho());
+        var runner = new LoadRunner(new LoadSettings
+        {
+            Host = "127.0.0.1",
+            Port = server.EndPoint.Port,
+            Connections = 2,
+            Warmup = TimeSpan.Zero,
+            Duration = TimeSpan.FromSeconds(0.5),
+        });
+
+        var result = await runner.RunAsync(CancellationToken.None).Within();
+
+        Assert.Equal(0, result.Messages);
+        Assert.Equal(2, result.Errors);
+        var (reason, count) = Assert.Single(result.ErrorsByReason);
+        Assert.Equal(2, count);
+        Assert.Contains("an echo of 64 bytes differs from the 64-byte request it answers", reason);
+    }
+
+    /// <summary>Echoes each frame with its first byte inverted: the right length, the wrong bytes.</summary>
+    private sealed class ByteFlippingEcho : ConnectionHandler
+    {
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            Span<byte> changed = stackalloc byte[(int)body.Length];
+            body.CopyTo(changed);
+            changed[0] ^= 0xFF;
+            connection.TrySend(changed);
+        }
+    }
+}
