@@ -9,6 +9,8 @@ internal sealed class MessageEmitter
     private const string Wire = "global::Berth.Messages.MessageWire";
     private const string Writer = "global::Berth.Buffers.PacketWriter";
     private const string Reader = "global::Berth.Buffers.PacketReader";
+    private const string UnsafeClass = "global::System.Runtime.CompilerServices.Unsafe";
+    private const string CollectionsMarshal = "global::System.Runtime.InteropServices.CollectionsMarshal";
 
     private readonly MessageModel _model;
     private readonly StringBuilder _code = new();
@@ -39,6 +41,11 @@ internal sealed class MessageEmitter
         Line($"partial {m.Keyword} {m.Name} : global::Berth.Messages.IMessage<{m.FullName}>");
         Open();
         EmitProperties();
+        if (m.MayBeBlock)
+        {
+            EmitBlockCheck();
+        }
+
         EmitWrite();
         EmitRead();
         Close();
@@ -68,6 +75,51 @@ internal sealed class MessageEmitter
         Line();
     }
 
+    /// <summary>
+    /// The run-time half of the block rule: the compiler may lay the struct out otherwise than the generator assumed
+    /// (a StructLayout attribute, a field the generator does not see), so the actual offsets and size are compared
+    /// with the wire's once, and the fields path kept when anything differs or the machine's byte order is not the contract's.
+    /// </summary>
+    private void EmitBlockCheck()
+    {
+        var m = _model;
+        Line("// Whether this struct's memory is its wire form here: each field at its wire offset, no other bytes, and");
+        Line("// the machine's byte order the contract's. Then it is written and read as one copy, the same bytes as field by field.");
+        Line($"private static readonly bool BerthIsBlock = {(m.BigEndian ? "!" : string.Empty)}global::System.BitConverter.IsLittleEndian && BerthLayoutIsWire();");
+        Line();
+        Line("private static bool BerthLayoutIsWire()");
+        Open();
+        Line($"var probe = default({m.FullName});");
+        Line($"ref var start = ref {UnsafeClass}.As<{m.FullName}, byte>(ref probe);");
+        Line($"return {UnsafeClass}.SizeOf<{m.FullName}>() == {m.Fields.Sum(f => FixedWidth.Of(f.Type))}");
+        _indent++;
+        var fields = m.Fields.Items;
+        var offset = 0;
+        for (var i = 0; i < fields.Length; i++)
+        {
+            var field = fields[i];
+            var end = i == fields.Length - 1 ? ";" : string.Empty;
+            Line($"&& {UnsafeClass}.ByteOffset(ref start, ref {UnsafeClass}.As<{field.Type.TypeName}, byte>(ref probe.{field.Name})) == {offset}{end}");
+            offset += FixedWidth.Of(field.Type);
+        }
+
+        _indent--;
+        Close();
+        Line();
+    }
+
+    /// <summary>
+    /// A block contract's fields path is a few fixed-width fields and dead once the run-time check passes, so its
+    /// method is inlined into Write and Read, leaving them a check and one copy.
+    /// </summary>
+    private void InlineWhenBlock()
+    {
+        if (_model.MayBeBlock)
+        {
+            Line("[global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]");
+        }
+    }
+
     private void EmitWrite()
     {
         var m = _model;
@@ -91,8 +143,19 @@ internal sealed class MessageEmitter
         Line("BerthWriteFields(ref writer, in message, depth, maxDepth);");
         Close();
         Line();
+        InlineWhenBlock();
         Line($"private static void BerthWriteFields(ref {Writer} writer, in {m.FullName} message, int depth, int maxDepth)");
         Open();
+        if (m.MayBeBlock)
+        {
+            Line("if (BerthIsBlock)");
+            Open();
+            Line($"{Wire}.WriteBlock(ref writer, in message);");
+            Line("return;");
+            Close();
+            Line();
+        }
+
         foreach (var field in m.Fields)
         {
             WriteValue(field.Type, $"message.{field.Name}", Label(field));
@@ -121,8 +184,19 @@ internal sealed class MessageEmitter
         Line();
         Line("// Tolerant (the outermost message) reads a field only while the body has bytes left, so an older writer's");
         Line("// missing trailing fields take their defaults, and leaves a newer writer's extra trailing fields unread.");
+        InlineWhenBlock();
         Line($"private static {m.FullName} BerthReadFields(ref {Reader} reader, int depth, int maxDepth, bool tolerant)");
         Open();
+        if (m.MayBeBlock)
+        {
+            // A body shorter than the block (an older writer's) is read field by field, which knows what to default.
+            Line($"if (BerthIsBlock && {Wire}.TryReadBlock(ref reader, out {m.FullName} berthBlock))");
+            Open();
+            Line("return berthBlock;");
+            Close();
+            Line();
+        }
+
         foreach (var field in m.Fields)
         {
             var local = Local(field);
@@ -199,10 +273,19 @@ internal sealed class MessageEmitter
                 Open();
                 Line($"var {items} = {value} ?? throw {Wire}.NullField(\"{label}\");");
                 Line($"{Wire}.WriteCount(ref writer, {items}.{count}, {_model.MaxCollectionCount}, \"{label}\");");
-                Line($"for (var {index} = 0; {index} < {items}.{count}; {index}++)");
-                Open();
-                WriteValue(type.Element!, $"{items}[{index}]", label);
-                Close();
+                if (FixedWidth.Of(type.Element!) > 0)
+                {
+                    var span = type.Kind == WireKind.Array ? items : $"{CollectionsMarshal}.AsSpan({items})";
+                    Line($"{Wire}.WriteElements<{type.Element!.TypeName}>(ref writer, {span});");
+                }
+                else
+                {
+                    Line($"for (var {index} = 0; {index} < {items}.{count}; {index}++)");
+                    Open();
+                    WriteValue(type.Element!, $"{items}[{index}]", label);
+                    Close();
+                }
+
                 Close();
                 break;
         }
@@ -256,12 +339,27 @@ internal sealed class MessageEmitter
                 Line(type.Kind == WireKind.Array
                     ? $"var {items} = {count} == 0 ? global::System.Array.Empty<{element.TypeName}>() : {NewArray(element.TypeName, count)};"
                     : $"var {items} = new global::System.Collections.Generic.List<{element.TypeName}>({count});");
-                Line($"for (var {index} = 0; {index} < {count}; {index}++)");
-                Open();
-                Line($"{element.TypeName} {item};");
-                ReadValue(element, item, label);
-                Line(type.Kind == WireKind.Array ? $"{items}[{index}] = {item};" : $"{items}.Add({item});");
-                Close();
+                if (FixedWidth.Of(element) > 0)
+                {
+                    var span = items;
+                    if (type.Kind == WireKind.List)
+                    {
+                        Line($"{CollectionsMarshal}.SetCount({items}, {count});");
+                        span = $"{CollectionsMarshal}.AsSpan({items})";
+                    }
+
+                    Line($"{Wire}.ReadElements<{element.TypeName}>(ref reader, {span}, \"{label}\");");
+                }
+                else
+                {
+                    Line($"for (var {index} = 0; {index} < {count}; {index}++)");
+                    Open();
+                    Line($"{element.TypeName} {item};");
+                    ReadValue(element, item, label);
+                    Line(type.Kind == WireKind.Array ? $"{items}[{index}] = {item};" : $"{items}.Add({item});");
+                    Close();
+                }
+
                 Line($"{target} = {items};");
                 Close();
                 break;

@@ -69,8 +69,40 @@ internal static class ModelBuilder
             ToArray(constructorArguments),
             IsUnion(type.BaseType),
             IsVisibleInAssembly(type),
-            LocationInfo.From(attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation()));
+            LocationInfo.From(attribute.ApplicationSyntaxReference?.GetSyntax(cancellationToken).GetLocation()),
+            MayBeBlock(type, fields, constructorArguments));
         return new MessageResult(model, ToArray(diagnostics));
+    }
+
+    /// <summary>
+    /// Whether the struct's memory may equal its wire form: every instance field is a wire field (not volatile, whose
+    /// address may not be taken quietly) of a <see cref="FixedWidth"/> type, the wire order puts each at an offset
+    /// that is a multiple of its size with no gap, the whole is a multiple of the widest, and no constructor runs.
+    /// </summary>
+    private static bool MayBeBlock(INamedTypeSymbol type, List<(FieldModel Model, ISymbol Member)> fields, List<string> constructorArguments)
+    {
+        var instanceFields = type.GetMembers().OfType<IFieldSymbol>().Count(f => !f.IsStatic && !f.IsConst);
+        if (!type.IsValueType || !type.IsUnmanagedType || constructorArguments.Count > 0 || fields.Count == 0
+            || fields.Count != instanceFields || fields.Any(f => f.Member is not IFieldSymbol { IsVolatile: false }))
+        {
+            return false;
+        }
+
+        var offset = 0;
+        var widest = 1;
+        foreach (var (model, _) in fields)
+        {
+            var size = FixedWidth.Of(model.Type);
+            if (size == 0 || offset % size != 0)
+            {
+                return false;
+            }
+
+            offset += size;
+            widest = Math.Max(widest, size);
+        }
+
+        return offset % widest == 0;
     }
 
     /// <summary>The bounds an attribute sets (defaults otherwise), reporting any that is not positive.</summary>

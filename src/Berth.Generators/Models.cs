@@ -42,7 +42,11 @@ internal sealed record FieldModel(string Name, int Order, FieldType Type);
 /// <summary>A type the message is nested in, declared again as partial around the generated code.</summary>
 internal sealed record ContainerModel(string Keyword, string Name);
 
-/// <summary>Everything the emitter needs to write one contract's code.</summary>
+/// <summary>
+/// Everything the emitter needs to write one contract's code. <see cref="MayBeBlock"/>: a struct whose members are all
+/// fields of fixed-width primitive or enum types, in wire order with no padding under natural alignment, built without
+/// a constructor, so its memory may be its wire form (the generated code confirms the actual layout at run time).
+/// </summary>
 internal sealed record MessageModel(
     string? Namespace,
     EquatableArray<ContainerModel> Containers,
@@ -59,7 +63,8 @@ internal sealed record MessageModel(
     EquatableArray<string> ConstructorArguments,
     bool HidesUnionMembers,
     bool InCatalog,
-    LocationInfo? AttributeLocation);
+    LocationInfo? AttributeLocation,
+    bool MayBeBlock);
 
 /// <summary>One member of a union: its type and its message id, the tag before its body.</summary>
 internal sealed record UnionMemberModel(string FullName, int Id);

@@ -55,9 +55,11 @@ public ref struct PacketReader
     public readonly long Remaining => _current.Length + _afterCurrent;
 
     /// <summary>Reads one unsigned byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadByte(out byte value) => TryReadRaw(out value);
 
     /// <summary>Reads one signed byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadSByte(out sbyte value) => TryReadRaw(out value);
 
     /// <summary>Reads a boolean written as one byte, 0 or 1; any other value is malformed.</summary>
@@ -76,6 +78,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads an unsigned 16-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadUInt16(out ushort value)
     {
         var read = TryReadRaw(out value);
@@ -84,6 +87,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads a signed 16-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadInt16(out short value)
     {
         var read = TryReadRaw(out value);
@@ -92,6 +96,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads an unsigned 32-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadUInt32(out uint value)
     {
         var read = TryReadRaw(out value);
@@ -100,6 +105,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads a signed 32-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadInt32(out int value)
     {
         var read = TryReadRaw(out value);
@@ -108,6 +114,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads an unsigned 64-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadUInt64(out ulong value)
     {
         var read = TryReadRaw(out value);
@@ -116,6 +123,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads a signed 64-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadInt64(out long value)
     {
         var read = TryReadRaw(out value);
@@ -124,6 +132,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads an IEEE 754 single-precision number.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadSingle(out float value)
     {
         var read = TryReadUInt32(out var bits);
@@ -132,6 +141,7 @@ public ref struct PacketReader
     }
 
     /// <summary>Reads an IEEE 754 double-precision number.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadDouble(out double value)
     {
         var read = TryReadUInt64(out var bits);
@@ -285,36 +295,46 @@ public ref struct PacketReader
         TryReadFixed(Encoding.ASCII, byteLength, out value);
 
     /// <summary>Reads one unsigned byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public byte ReadByte() => TryReadByte(out var v) ? v : throw Fail(nameof(Byte));
 
     /// <summary>Reads one signed byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public sbyte ReadSByte() => TryReadSByte(out var v) ? v : throw Fail(nameof(SByte));
 
     /// <summary>Reads a boolean written as one byte, 0 or 1.</summary>
     public bool ReadBoolean() => TryReadBoolean(out var v) ? v : throw Fail(nameof(Boolean));
 
     /// <summary>Reads an unsigned 16-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ushort ReadUInt16() => TryReadUInt16(out var v) ? v : throw Fail(nameof(UInt16));
 
     /// <summary>Reads a signed 16-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public short ReadInt16() => TryReadInt16(out var v) ? v : throw Fail(nameof(Int16));
 
     /// <summary>Reads an unsigned 32-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public uint ReadUInt32() => TryReadUInt32(out var v) ? v : throw Fail(nameof(UInt32));
 
     /// <summary>Reads a signed 32-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public int ReadInt32() => TryReadInt32(out var v) ? v : throw Fail(nameof(Int32));
 
     /// <summary>Reads an unsigned 64-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public ulong ReadUInt64() => TryReadUInt64(out var v) ? v : throw Fail(nameof(UInt64));
 
     /// <summary>Reads a signed 64-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long ReadInt64() => TryReadInt64(out var v) ? v : throw Fail(nameof(Int64));
 
     /// <summary>Reads an IEEE 754 single-precision number.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public float ReadSingle() => TryReadSingle(out var v) ? v : throw Fail(nameof(Single));
 
     /// <summary>Reads an IEEE 754 double-precision number.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public double ReadDouble() => TryReadDouble(out var v) ? v : throw Fail(nameof(Double));
 
     /// <summary>Reads an unsigned LEB128 varint of at most 5 bytes.</summary>
@@ -346,6 +366,51 @@ public ref struct PacketReader
 
     /// <summary>Reads a fixed-size ASCII field, dropping the zero padding.</summary>
     public string ReadFixedAscii(int byteLength) => TryReadFixedAscii(byteLength, out var v) ? v : throw Fail("FixedAscii");
+
+    /// <summary>
+    /// Fills <paramref name="destination"/> with values of a primitive type: one copy when the reader's byte order is
+    /// the machine's, then each value turned around otherwise. Consumes nothing when too few bytes are left.
+    /// </summary>
+    internal bool TryReadElements<T>(scoped Span<T> destination)
+        where T : unmanaged
+    {
+        if (!TryReadBytes(MemoryMarshal.AsBytes(destination)))
+        {
+            return false;
+        }
+
+        if (_reverse)
+        {
+            ReverseEach(destination);
+        }
+
+        return true;
+    }
+
+    /// <summary>Reads a value's memory as it is: a contract whose layout the generated code proved equal to its wire form.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool TryReadBlock<T>(out T value)
+        where T : unmanaged => TryReadRaw(out value);
+
+    private static void ReverseEach<T>(Span<T> values)
+        where T : unmanaged
+    {
+        switch (Unsafe.SizeOf<T>())
+        {
+            case sizeof(ushort):
+                var shorts = MemoryMarshal.Cast<T, ushort>(values);
+                BinaryPrimitives.ReverseEndianness(shorts, shorts);
+                break;
+            case sizeof(uint):
+                var ints = MemoryMarshal.Cast<T, uint>(values);
+                BinaryPrimitives.ReverseEndianness(ints, ints);
+                break;
+            case sizeof(ulong):
+                var longs = MemoryMarshal.Cast<T, ulong>(values);
+                BinaryPrimitives.ReverseEndianness(longs, longs);
+                break;
+        }
+    }
 
     private readonly PacketFormatException Fail(string field) =>
         new(field, Consumed, Remaining == 0 ? "the packet ended" : "the packet is truncated or the value is malformed");
@@ -401,6 +466,43 @@ public ref struct PacketReader
         while (_current.IsEmpty && _afterCurrent > 0);
     }
 
+    /// <summary>Decodes a length prefix that lies whole in the current span, without consuming it.</summary>
+    private readonly bool TryPeekLengthPrefix(StringLengthPrefix prefix, out int prefixLength, out int byteCount)
+    {
+        var span = _current;
+        prefixLength = 0;
+        byteCount = 0;
+        if (prefix != StringLengthPrefix.VarInt)
+        {
+            if (span.Length < sizeof(ushort))
+            {
+                return false;
+            }
+
+            var raw = Unsafe.ReadUnaligned<ushort>(ref MemoryMarshal.GetReference(span));
+            byteCount = _reverse ? BinaryPrimitives.ReverseEndianness(raw) : raw;
+            prefixLength = sizeof(ushort);
+            return true;
+        }
+
+        // Four varint bytes carry 28 bits, so a count this path accepts always fits an int.
+        var result = 0;
+        var inSpan = Math.Min(span.Length, MaxVarUInt32Length - 1);
+        for (var i = 0; i < inSpan; i++)
+        {
+            var part = span[i];
+            result |= (part & 0x7F) << (7 * i);
+            if (part < 0x80)
+            {
+                prefixLength = i + 1;
+                byteCount = result;
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private bool TryReadLengthPrefix(StringLengthPrefix prefix, out int byteCount)
     {
         byteCount = 0;
@@ -426,6 +528,21 @@ public ref struct PacketReader
 
     private bool TryReadString(Encoding encoding, StringLengthPrefix prefix, [NotNullWhen(true)] out string? value)
     {
+        if (TryPeekLengthPrefix(prefix, out var prefixLength, out var count) && _current.Length - prefixLength >= count)
+        {
+            // The usual case, prefix and bytes in the current span: decoded where they lie, the reader untouched on failure.
+            var bytes = _current.Slice(prefixLength, count);
+            if (!IsValid(encoding, bytes))
+            {
+                value = null;
+                return false;
+            }
+
+            value = encoding.GetString(bytes);
+            _current = _current[(prefixLength + count)..];
+            return true;
+        }
+
         var probe = this;
         value = null;
         if (!probe.TryReadLengthPrefix(prefix, out var byteCount) || !probe.TryDecode(encoding, byteCount, out value))

@@ -15,6 +15,13 @@ namespace Berth.Buffers;
 /// </summary>
 public ref struct PacketWriter
 {
+    // Longer strings are counted first: their longest encoding would not fit a span anyway, and it keeps the
+    // longest-encoding arithmetic far from overflow.
+    private const int MaxCharsEncodedInSpan = 1 << 20;
+
+    // The most a writer with no room left asks its output for so that a string can be encoded in place.
+    private const int MaxBytesAskedForInPlace = 4096;
+
     private readonly IBufferWriter<byte> _output;
     private bool _reverse;
     private Span<byte> _span;
@@ -48,36 +55,47 @@ public ref struct PacketWriter
     public readonly long BytesWritten => _flushed + _buffered;
 
     /// <summary>Writes one unsigned byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteByte(byte value) => Acquire(1) = value;
 
     /// <summary>Writes one signed byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteSByte(sbyte value) => Acquire(1) = (byte)value;
 
     /// <summary>Writes a boolean as one byte, 1 or 0.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteBoolean(bool value) => Acquire(1) = value ? (byte)1 : (byte)0;
 
     /// <summary>Writes an unsigned 16-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteUInt16(ushort value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
 
     /// <summary>Writes a signed 16-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteInt16(short value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
 
     /// <summary>Writes an unsigned 32-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteUInt32(uint value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
 
     /// <summary>Writes a signed 32-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteInt32(int value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
 
     /// <summary>Writes an unsigned 64-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteUInt64(ulong value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
 
     /// <summary>Writes a signed 64-bit integer.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteInt64(long value) => WriteRaw(_reverse ? BinaryPrimitives.ReverseEndianness(value) : value);
 
     /// <summary>Writes an IEEE 754 single-precision number.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteSingle(float value) => WriteUInt32(BitConverter.SingleToUInt32Bits(value));
 
     /// <summary>Writes an IEEE 754 double-precision number.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteDouble(double value) => WriteUInt64(BitConverter.DoubleToUInt64Bits(value));
 
     /// <summary>Writes an unsigned LEB128 varint (1 to 5 bytes).</summary>
@@ -123,9 +141,12 @@ public ref struct PacketWriter
     /// <exception cref="ArgumentException">The encoded string is longer than the prefix can announce.</exception>
     public void WriteUtf8(scoped ReadOnlySpan<char> value, StringLengthPrefix prefix = StringLengthPrefix.UInt16)
     {
-        var byteCount = Encoding.UTF8.GetByteCount(value);
-        WriteLengthPrefix(byteCount, prefix);
-        Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
+        if (!TryWriteUtf8InSpan(value, prefix))
+        {
+            var byteCount = Encoding.UTF8.GetByteCount(value);
+            WriteLengthPrefix(byteCount, prefix);
+            Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
+        }
     }
 
     /// <summary>Writes a string of ASCII characters, one byte each, after its byte count.</summary>
@@ -204,6 +225,77 @@ public ref struct PacketWriter
 
         _span = default;
     }
+
+    /// <summary>
+    /// Writes values of a primitive type one after another: one copy when the writer's byte order is the machine's,
+    /// each value turned around otherwise.
+    /// </summary>
+    internal void WriteElements<T>(scoped ReadOnlySpan<T> values)
+        where T : unmanaged
+    {
+        var size = Unsafe.SizeOf<T>();
+        if (!_reverse || size == 1)
+        {
+            WriteBytes(MemoryMarshal.AsBytes(values));
+            return;
+        }
+
+        foreach (var value in values)
+        {
+            ref var slot = ref Acquire(size);
+            Unsafe.WriteUnaligned(ref slot, value);
+            MemoryMarshal.CreateSpan(ref slot, size).Reverse();
+        }
+    }
+
+    /// <summary>Writes a value's memory as it is: a contract whose layout the generated code proved equal to its wire form.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void WriteBlock<T>(in T value)
+        where T : unmanaged => Unsafe.WriteUnaligned(ref Acquire(Unsafe.SizeOf<T>()), value);
+
+    /// <summary>
+    /// Encodes the string straight into the current span after room for its prefix, then writes the prefix, when
+    /// the span holds the longest encoding and the shortest and longest byte counts take a prefix of the same size
+    /// (a UTF-16 string encodes to at least one byte a character). This spares counting the bytes first.
+    /// </summary>
+    private bool TryWriteUtf8InSpan(scoped ReadOnlySpan<char> value, StringLengthPrefix prefix)
+    {
+        if (value.Length > MaxCharsEncodedInSpan)
+        {
+            return false;
+        }
+
+        var maxBytes = Encoding.UTF8.GetMaxByteCount(value.Length);
+        var prefixLength = LengthPrefixSize(value.Length, prefix);
+        if (prefixLength == 0 || prefixLength != LengthPrefixSize(maxBytes, prefix))
+        {
+            return false;
+        }
+
+        if (_span.Length == _buffered && prefixLength + maxBytes <= MaxBytesAskedForInPlace)
+        {
+            // No room at all, so the counted path would ask for a span too; asking for the longest encoding instead
+            // costs nothing more for a short string, and lets a string first in a fresh writer be encoded in place.
+            Grow(prefixLength + maxBytes);
+        }
+
+        if (_span.Length - _buffered < prefixLength + maxBytes)
+        {
+            return false;
+        }
+
+        var byteCount = Encoding.UTF8.GetBytes(value, _span.Slice(_buffered + prefixLength, maxBytes));
+        WriteLengthPrefix(byteCount, prefix);
+        _buffered += byteCount;
+        return true;
+    }
+
+    /// <summary>Bytes the prefix takes for <paramref name="byteCount"/>, or 0 when a UInt16 prefix cannot hold it.</summary>
+    private static int LengthPrefixSize(int byteCount, StringLengthPrefix prefix) => prefix switch
+    {
+        StringLengthPrefix.VarInt => byteCount < 1 << 7 ? 1 : byteCount < 1 << 14 ? 2 : byteCount < 1 << 21 ? 3 : byteCount < 1 << 28 ? 4 : 5,
+        _ => byteCount <= ushort.MaxValue ? sizeof(ushort) : 0,
+    };
 
     private void WriteLengthPrefix(int byteCount, StringLengthPrefix prefix)
     {

@@ -16,38 +16,36 @@ public static class MessageWire
     private const int DecimalBytes = 4 * sizeof(int);
     private const int GuidBytes = 16;
 
-    /// <summary>Checks the writer's byte order against the contract's and remembers where the body starts.</summary>
-    public static long BeginWrite(ref PacketWriter writer, Endianness byteOrder, string message)
-    {
-        if (writer.Endianness != byteOrder)
-        {
-            throw new ArgumentException($"{message} is a {byteOrder}-endian contract; the writer is {writer.Endianness}-endian.", nameof(writer));
-        }
+    // The checks run once per message and the answers are built out of line, so the checks inline into generated code.
 
-        return writer.BytesWritten;
-    }
+    /// <summary>Checks the writer's byte order against the contract's and remembers where the body starts.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long BeginWrite(ref PacketWriter writer, Endianness byteOrder, string message) =>
+        writer.Endianness == byteOrder ? writer.BytesWritten : throw OtherByteOrder(message, byteOrder, writer.Endianness, "writer");
 
     /// <summary>Checks the body written since <paramref name="start"/> against the contract's size bound.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void EndWrite(ref PacketWriter writer, long start, int maxEncodedSize, string message)
     {
         var size = writer.BytesWritten - start;
         if (size > maxEncodedSize)
         {
-            throw new ArgumentException($"{message} encoded to {size} bytes, over its bound of {maxEncodedSize}.", nameof(writer));
+            throw new ArgumentException(SizeOverBound(message, size, maxEncodedSize), nameof(writer));
         }
     }
 
     /// <summary>Checks the reader's byte order and the body's size before anything is decoded.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void BeginRead(ref PacketReader reader, Endianness byteOrder, int maxEncodedSize, string message)
     {
         if (reader.Endianness != byteOrder)
         {
-            throw new ArgumentException($"{message} is a {byteOrder}-endian contract; the reader is {reader.Endianness}-endian.", nameof(reader));
+            throw OtherByteOrder(message, byteOrder, reader.Endianness, "reader");
         }
 
         if (reader.Remaining > maxEncodedSize)
         {
-            throw new MessageFormatException(message, reader.Consumed, MessageFault.SizeOverBound, $"a {reader.Remaining}-byte body, over the bound of {maxEncodedSize}");
+            throw BodyOverBound(message, reader.Consumed, reader.Remaining, maxEncodedSize);
         }
     }
 
@@ -135,6 +133,40 @@ public static class MessageWire
 
         return (int)count;
     }
+
+    /// <summary>
+    /// Writes the elements of a collection of a fixed-width primitive or enum type (not <see cref="bool"/>), whose count
+    /// <see cref="WriteCount"/> wrote: the same bytes as writing each element, one copy when the contract's byte order
+    /// is the machine's.
+    /// </summary>
+    public static void WriteElements<T>(ref PacketWriter writer, scoped ReadOnlySpan<T> values)
+        where T : unmanaged => writer.WriteElements(values);
+
+    /// <summary>Reads the elements <see cref="WriteElements{T}"/> wrote into <paramref name="destination"/>, sized by the count read before.</summary>
+    public static void ReadElements<T>(ref PacketReader reader, scoped Span<T> destination, string field)
+        where T : unmanaged
+    {
+        if (!reader.TryReadElements(destination))
+        {
+            throw Truncated(field, reader.Consumed);
+        }
+    }
+
+    /// <summary>
+    /// Writes a contract as its memory, one copy: only for a contract the generated code found to be laid out exactly
+    /// as its wire form (fixed-width fields in wire order, no padding, the machine's byte order).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static void WriteBlock<T>(ref PacketWriter writer, in T message)
+        where T : unmanaged => writer.WriteBlock(in message);
+
+    /// <summary>
+    /// Reads a contract written by <see cref="WriteBlock{T}"/> when the body holds all of it; false, consuming nothing,
+    /// when it is shorter (an older writer's), so the caller reads field by field.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryReadBlock<T>(ref PacketReader reader, out T message)
+        where T : unmanaged => reader.TryReadBlock(out message);
 
     /// <summary>Writes a string as its UTF-8 byte count (a varint) and the bytes.</summary>
     public static void WriteString(ref PacketWriter writer, string value) => writer.WriteUtf8(value, StringLengthPrefix.VarInt);
@@ -357,6 +389,15 @@ public static class MessageWire
     /// <summary>Reads an IEEE 754 double-precision number.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static double ReadDouble(ref PacketReader reader, string field) => reader.TryReadDouble(out var v) ? v : throw Truncated(field, reader.Consumed);
+
+    private static ArgumentException OtherByteOrder(string message, Endianness contract, Endianness other, string parameter) =>
+        new($"{message} is a {contract}-endian contract; the {parameter} is {other}-endian.", parameter);
+
+    private static string SizeOverBound(string message, long size, int maxEncodedSize) =>
+        $"{message} encoded to {size} bytes, over its bound of {maxEncodedSize}.";
+
+    private static MessageFormatException BodyOverBound(string message, long offset, long remaining, int maxEncodedSize) =>
+        new(message, offset, MessageFault.SizeOverBound, $"a {remaining}-byte body, over the bound of {maxEncodedSize}");
 
     private static MessageFormatException Truncated(string field, long offset) =>
         new(field, offset, MessageFault.Truncated, "the body ended inside the field");
