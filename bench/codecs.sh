@@ -23,7 +23,7 @@ data=artifacts/codecs/codecs.json
 html=artifacts/codecs/codecs.html
 job=(--launchCount 1 --warmupCount 3 --iterationCount 10 --iterationTime 50)
 job_text="1 launch, 3 warm-up and 10 measured iterations of 50 ms per method, chosen so 3 runs take about 5 minutes on 2 quiet cores"
-command="bash bench/codecs.sh $*"
+command="bash bench/codecs.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;

@@ -10,13 +10,12 @@
 #   bash bench/engine-vs-previous.sh --data docs/data/tcp/engine-vs-previous.json   also writes a berth-result/1 file
 #   bash bench/engine-vs-previous.sh --cells "65536 1" --rounds 20 --duration 2   only the workloads named ("SIZE
 #                                                           CONNECTIONS", separated by ';'), e.g. to look at one's spread
-#   bash bench/engine-vs-previous.sh --pin none     leave CPU placement to the scheduler (see below)
+#   bash bench/engine-vs-previous.sh --pin 0:1      load generator on CPU 0, each server on CPU 1 (taskset)
 #
-# CPU placement is the harness's, the same for both servers: by default the load generator runs on CPU 0 and each
-# server on CPU 1 (taskset; --pin LOAD_CPUS:SERVER_CPUS for other lists, --pin none for none). Left to the scheduler,
-# a server's busy thread and the load generator's thread share one CPU in some runs and get one each in others, and a
-# copy-bound workload (64 KB x 1) then lands in one of two levels far apart, on either engine
-# (docs/decisions/tcp-64k-rounds.md). A pinned server sees one CPU, so it runs one event loop.
+# CPU placement is left to the scheduler unless --pin LOAD_CPUS:SERVER_CPUS is given. Pinning was tried as the cure
+# for the 64 KB x 1 rounds that collapse to about half their rate; the quiet runs kept the collapse with pinning and
+# lowered every 64 KB rate, so it is not the default (docs/decisions/tcp-64k-rounds.md). A pinned server sees one CPU,
+# so it runs one event loop.
 #
 # Each round runs every workload as a back-to-back pair (this build first in odd rounds, the previous engine first in
 # even ones), so a round gives one ratio per workload. A workload is "met" when the median of at least 3 rounds' ratios is at least 0.97x and so is
@@ -33,8 +32,8 @@ warmup=1
 duration=4
 data=""
 cells="64 100;1024 100;16384 10;65536 1;65536 100"
-pin="0:1"
-command="bash bench/engine-vs-previous.sh $*"
+pin=none
+command="bash bench/engine-vs-previous.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;

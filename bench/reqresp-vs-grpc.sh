@@ -23,7 +23,7 @@ warmup=1
 duration=4
 cells="1x1 1x64 100x1 100x64"
 data=""
-command="bash bench/reqresp-vs-grpc.sh $*"
+command="bash bench/reqresp-vs-grpc.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;

@@ -23,7 +23,7 @@ warmup=1
 duration=4
 data=artifacts/typed-vs-raw/typed-echo.json
 html=artifacts/typed-vs-raw/typed-echo.html
-command="bash bench/typed-vs-raw.sh $*"
+command="bash bench/typed-vs-raw.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;

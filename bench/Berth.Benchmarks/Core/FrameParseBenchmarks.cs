@@ -9,8 +9,7 @@ namespace Berth.Benchmarks.Core;
 
 /// <summary>
 /// The tcp-framework article's parse case: ten 64-byte frames split off received bytes (1,864 B allocated there),
-/// by the article's LINQ parser, and by <see cref="FrameDecoder"/> in place over Berth's ring (sliced as a sequence,
-/// or read as one block) and over a Pipe.
+/// by the article's LINQ parser, and by <see cref="FrameDecoder"/> in place over Berth's ring and over a Pipe.
 /// </summary>
 [MemoryDiagnoser]
 public class FrameParseBenchmarks
@@ -59,28 +58,6 @@ public class FrameParseBenchmarks
         var frames = DecodeAll(ref buffer);
         _ring.Consume(_ring.Length - (int)buffer.Length);
         return frames;
-    }
-
-    /// <summary>
-    /// Frames decoded in place from Berth's ring held in one block, as the receive path does when the bytes do not
-    /// wrap: a span read per frame and a sequence made over the array, against <see cref="Parse_Ring"/>'s slices.
-    /// </summary>
-    [Benchmark]
-    public int Parse_RingBlock()
-    {
-        _ring.Write(_tenFrames);
-        _ring.TryGetContiguous(out var block);
-        var bodyBytes = 0;
-        var consumed = 0;
-        while (_decoder.TryReadFrameInBlock(block.AsSpan(consumed), out var bodyLength) == FrameReadResult.Frame)
-        {
-            var body = new ReadOnlySequence<byte>(block.Array!, block.Offset + consumed + 4, bodyLength);
-            bodyBytes += (int)body.Length;
-            consumed += 4 + bodyLength;
-        }
-
-        _ring.Consume(consumed);
-        return bodyBytes;
     }
 
     /// <summary>Frames decoded in place from a Pipe.</summary>

@@ -77,29 +77,6 @@ internal sealed class RingBuffer : IDisposable
     }
 
     /// <summary>
-    /// True when the readable bytes lie in one block of the array, which is nearly always (they wrap only across the
-    /// array's end); <paramref name="block"/> then holds them, valid until the next call that changes the ring.
-    /// </summary>
-    public bool TryGetContiguous(out ArraySegment<byte> block)
-    {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_length == 0)
-        {
-            block = ArraySegment<byte>.Empty;
-            return true;
-        }
-
-        if (_head + _length > _capacity)
-        {
-            block = default;
-            return false;
-        }
-
-        block = new ArraySegment<byte>(_buffer, _head, _length);
-        return true;
-    }
-
-    /// <summary>
     /// Returns the free space that directly follows the data, after growing the ring (up to its maximum) so that
     /// at least <paramref name="minimumFree"/> bytes are free in all. The returned block can be shorter than that
     /// when the free space wraps; write into it, then call <see cref="Advance"/>.

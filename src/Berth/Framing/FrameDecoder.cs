@@ -43,13 +43,25 @@ public sealed class FrameDecoder
         Span<byte> scratch = stackalloc byte[4];
         var first = buffer.FirstSpan;
         var header = first.Length >= _headerLength ? first[.._headerLength] : CopyHeader(buffer, scratch);
-        var outcome = ReadHeader(header, out var bodyLength);
-        if (outcome != FrameReadResult.Frame)
+        var announced = Format.ReadAnnounced(header);
+        if (announced < _lengthBias)
         {
-            return outcome;
+            return FrameReadResult.Malformed;
         }
 
-        if (buffer.Length < _headerLength + (long)bodyLength)
+        var bodyLength = announced - _lengthBias;
+        if (bodyLength > _maxBodyLength)
+        {
+            return FrameReadResult.TooLarge;
+        }
+
+        if (bodyLength < _minBodyLength)
+        {
+            return FrameReadResult.Malformed;
+        }
+
+        var frameLength = _headerLength + (long)bodyLength;
+        if (buffer.Length < frameLength)
         {
             return FrameReadResult.Incomplete;
         }
@@ -57,53 +69,6 @@ public sealed class FrameDecoder
         body = buffer.Slice(_headerLength, bodyLength);
         buffer = buffer.Slice(body.End);
         return FrameReadResult.Frame;
-    }
-
-    /// <summary>
-    /// Reads one frame from the front of bytes held in one block, the usual case of a receive ring, where slicing a
-    /// sequence per frame would cost more than the frame's own work. On <see cref="FrameReadResult.Frame"/> the body
-    /// is the <paramref name="bodyLength"/> bytes after the header.
-    /// </summary>
-    internal FrameReadResult TryReadFrameInBlock(ReadOnlySpan<byte> buffer, out int bodyLength)
-    {
-        bodyLength = 0;
-        if (buffer.Length < _headerLength)
-        {
-            return FrameReadResult.Incomplete;
-        }
-
-        var outcome = ReadHeader(buffer[.._headerLength], out var announcedBody);
-        if (outcome != FrameReadResult.Frame)
-        {
-            return outcome;
-        }
-
-        if (buffer.Length - _headerLength < announcedBody)
-        {
-            return FrameReadResult.Incomplete;
-        }
-
-        bodyLength = (int)announcedBody;
-        return FrameReadResult.Frame;
-    }
-
-    /// <summary>Frame when the header announces an acceptable body, whose length it gives.</summary>
-    private FrameReadResult ReadHeader(ReadOnlySpan<byte> header, out uint bodyLength)
-    {
-        bodyLength = 0;
-        var announced = Format.ReadAnnounced(header);
-        if (announced < _lengthBias)
-        {
-            return FrameReadResult.Malformed;
-        }
-
-        bodyLength = announced - _lengthBias;
-        if (bodyLength > _maxBodyLength)
-        {
-            return FrameReadResult.TooLarge;
-        }
-
-        return bodyLength < _minBodyLength ? FrameReadResult.Malformed : FrameReadResult.Frame;
     }
 
     private ReadOnlySpan<byte> CopyHeader(in ReadOnlySequence<byte> buffer, Span<byte> scratch)

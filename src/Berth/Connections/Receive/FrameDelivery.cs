@@ -38,16 +38,21 @@ internal sealed class FrameDelivery(
     /// </summary>
     public int DeliverFrames(RingBuffer ring)
     {
-        var consumed = 0;
+        var unread = ring.Readable;
+        var available = unread.Length;
         var frames = 0;
         var paused = false;
         var outcome = FrameReadResult.Incomplete;
         gate.BeginDispatch();
         try
         {
-            outcome = ring.TryGetContiguous(out var block)
-                ? DeliverFromBlock(block, ref consumed, ref frames, ref paused)
-                : DeliverFromSequence(ring.Readable, ref consumed, ref frames, ref paused);
+            while (!lifetime.IsClosing
+                && !(paused = gate.IsShut)
+                && (outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
+            {
+                frames++;
+                handler.OnFrame(connection, body);
+            }
         }
         catch (Exception e)
         {
@@ -69,7 +74,7 @@ internal sealed class FrameDelivery(
                 break;
         }
 
-        ring.Consume(consumed);
+        ring.Consume((int)(available - unread.Length));
         if (lifetime.IsClosing)
         {
             return 1;
@@ -80,50 +85,11 @@ internal sealed class FrameDelivery(
             return Paused;
         }
 
-        lifetime.Activity.PartialFrameLeft(ring.Length, frameBegan: frames > 0);
-        return BytesStillMissing(ring.Readable);
+        lifetime.Activity.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
+        return BytesStillMissing(unread);
     }
 
-    /// <summary>
-    /// The ring's bytes in one block: each frame is found with a span read and handed over as a sequence over the
-    /// array, so no sequence is sliced per frame. <paramref name="consumed"/> counts a frame before its handler runs.
-    /// </summary>
-    private FrameReadResult DeliverFromBlock(ArraySegment<byte> block, ref int consumed, ref int frames, ref bool paused)
-    {
-        var array = block.Array!;
-        var headerLength = _format.HeaderLength;
-        var outcome = FrameReadResult.Incomplete;
-        while (!lifetime.IsClosing
-            && !(paused = gate.IsShut)
-            && (outcome = decoder.TryReadFrameInBlock(block.AsSpan(consumed), out var bodyLength)) == FrameReadResult.Frame)
-        {
-            var bodyStart = block.Offset + consumed + headerLength;
-            consumed += headerLength + bodyLength;
-            frames++;
-            handler.OnFrame(connection, new ReadOnlySequence<byte>(array, bodyStart, bodyLength));
-        }
-
-        return outcome;
-    }
-
-    /// <summary>The ring's bytes across its wrap: frames sliced off the two-segment sequence.</summary>
-    private FrameReadResult DeliverFromSequence(ReadOnlySequence<byte> unread, ref int consumed, ref int frames, ref bool paused)
-    {
-        var available = unread.Length;
-        var outcome = FrameReadResult.Incomplete;
-        while (!lifetime.IsClosing
-            && !(paused = gate.IsShut)
-            && (outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
-        {
-            consumed = (int)(available - unread.Length);
-            frames++;
-            handler.OnFrame(connection, body);
-        }
-
-        return outcome;
-    }
-
-    private int BytesStillMissing(ReadOnlySequence<byte> partial)
+    private int BytesStillMissing(in ReadOnlySequence<byte> partial)
     {
         if (partial.Length < _format.HeaderLength)
         {

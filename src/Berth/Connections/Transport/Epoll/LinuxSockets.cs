@@ -22,25 +22,11 @@ internal static unsafe partial class LinuxSockets
 
     private const string Library = "libc";
 
-    // The kernel's numbers for recvfrom and sendmsg where they are known (x64, arm64), or -1: libc's wrappers then.
-    private static readonly nint s_receiveNumber = SystemCallNumber(x64: 45, arm64: 207);
-    private static readonly nint s_sendMessageNumber = SystemCallNumber(x64: 46, arm64: 211);
+    [LibraryImport(Library, EntryPoint = "recv", SetLastError = true)]
+    public static partial nint Receive(int fd, byte* buffer, nint length, int flags);
 
-    /// <summary>
-    /// <c>recv</c>, made as the bare system call where its number is known: libc's wrapper is a cancellation point,
-    /// and switches asynchronous cancellation on and off around every call, which the loop, never cancelled, pays per
-    /// batch for nothing.
-    /// </summary>
-    public static nint Receive(int fd, byte* buffer, nint length, int flags) =>
-        s_receiveNumber >= 0
-            ? SystemCall(s_receiveNumber, fd, (nint)buffer, length, flags, 0, 0)
-            : LibcReceive(fd, buffer, length, flags);
-
-    /// <summary><c>sendmsg</c>, made as the bare system call where its number is known, for the reason <see cref="Receive"/> gives.</summary>
-    public static nint SendMessage(int fd, MessageHeader* message, int flags) =>
-        s_sendMessageNumber >= 0
-            ? SystemCall(s_sendMessageNumber, fd, (nint)message, flags, 0, 0, 0)
-            : LibcSendMessage(fd, message, flags);
+    [LibraryImport(Library, EntryPoint = "sendmsg", SetLastError = true)]
+    public static partial nint SendMessage(int fd, MessageHeader* message, int flags);
 
     /// <summary>
     /// <c>poll</c>, for whether a connect under way finished; the runtime's own poll may read and so clear the socket's
@@ -48,26 +34,6 @@ internal static unsafe partial class LinuxSockets
     /// </summary>
     [LibraryImport(Library, EntryPoint = "poll", SetLastError = true)]
     public static partial int Poll(PollDescriptor* descriptors, nuint count, int timeout);
-
-    /// <summary>
-    /// libc's <c>syscall</c>, which sets <c>errno</c> as the wrappers do. It is variadic; every argument here is an
-    /// integer in a register, which the x64 and arm64 Linux conventions pass as for a fixed prototype.
-    /// </summary>
-    [LibraryImport(Library, EntryPoint = "syscall", SetLastError = true)]
-    private static partial nint SystemCall(nint number, nint a1, nint a2, nint a3, nint a4, nint a5, nint a6);
-
-    [LibraryImport(Library, EntryPoint = "recv", SetLastError = true)]
-    private static partial nint LibcReceive(int fd, byte* buffer, nint length, int flags);
-
-    [LibraryImport(Library, EntryPoint = "sendmsg", SetLastError = true)]
-    private static partial nint LibcSendMessage(int fd, MessageHeader* message, int flags);
-
-    private static nint SystemCallNumber(nint x64, nint arm64) => RuntimeInformation.ProcessArchitecture switch
-    {
-        Architecture.X64 => x64,
-        Architecture.Arm64 => arm64,
-        _ => -1,
-    };
 
     /// <summary><c>struct pollfd</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
