@@ -29,6 +29,22 @@ public class AllocationTests
     }
 
     [Fact]
+    public void A_struct_copied_as_one_block_costs_nothing_per_message()
+    {
+        var output = new ArrayBufferWriter<byte>(64);
+        BlockRoundTrips(output, 1000);
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        BlockRoundTrips(output, N);
+        var once = GC.GetAllocatedBytesForCurrentThread() - before;
+        before = GC.GetAllocatedBytesForCurrentThread();
+        BlockRoundTrips(output, 10 * N);
+        var tenTimes = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.True(Math.Abs(tenTimes - once) < Constant, $"{N} messages allocated {once} B, {10 * N} allocated {tenTimes} B");
+    }
+
+    [Fact]
     public void Reading_a_string_and_an_array_allocates_exactly_those_two_objects()
     {
         var body = MessageBytes.Encode(new ProfileV2 { Level = 1, Name = "twelve chars", Score = 2, Badges = [1, 2, 3] });
@@ -58,6 +74,22 @@ public class AllocationTests
         var before = GC.GetAllocatedBytesForCurrentThread();
         RoundTrips(output, count);
         return GC.GetAllocatedBytesForCurrentThread() - before;
+    }
+
+    private static void BlockRoundTrips(ArrayBufferWriter<byte> output, int count)
+    {
+        long checksum = 0;
+        for (var i = 0; i < count; i++)
+        {
+            output.ResetWrittenCount();
+            var writer = new PacketWriter(output);
+            BlockPosition.Write(ref writer, new BlockPosition { Id = i, X = i, Facing = (Direction)(i & 3), Tick = i, Speed = -i });
+            writer.Flush();
+            var reader = new PacketReader(output.WrittenSpan);
+            checksum += BlockPosition.Read(ref reader).Tick;
+        }
+
+        Assert.Equal((long)count * (count - 1) / 2, checksum);
     }
 
     private static void RoundTrips(ArrayBufferWriter<byte> output, int count)
