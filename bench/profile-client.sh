@@ -77,9 +77,10 @@ perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso,sym 2> 
 python3 scripts/long_results.py step-end "$state"
 
 python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$window" <<'PY'
-import json, re, sys
+import json, sys
 sys.path.insert(0, "scripts")
 import long_results
+import perf_shares
 out, state, data, size, connections, cli, window = sys.argv[1:8]
 
 table = json.load(open(f"{out}/load.json"))["tables"]["load"]
@@ -95,34 +96,8 @@ for line in open(f"{out}/stat.csv"):
     if len(fields) >= 3 and fields[2] in names and fields[0].isdigit():
         counts.append([names[fields[2]], int(fields[0]), f"{int(fields[0]) / messages:.3f}" if messages else "–"])
 
-def place(dso):
-    if dso.startswith("[kernel"):
-        return "kernel"
-    if dso.startswith("[JIT]") or dso.startswith("memfd:doublemapper"):
-        return "JIT-compiled .NET code"
-    if dso.startswith("libc.so") or dso.startswith("ld-linux"):
-        return "libc and the loader"
-    if dso.startswith("[vdso"):
-        return "vDSO (clock reads)"
-    return "the .NET runtime (coreclr, System.Native, other)"
-places = {}
-for line in open(f"{out}/dso.txt"):
-    match = re.match(r"\s+([\d.]+)%\s+(.+?)\s*$", line)
-    if match:
-        places[place(match.group(2))] = places.get(place(match.group(2)), 0) + float(match.group(1)) / 100
-shares = [[name, round(share, 4)] for name, share in sorted(places.items(), key=lambda item: -item[1])]
-
-frames = []
-for line in open(f"{out}/sym.txt"):
-    match = re.match(r"\s+([\d.]+)%\s+(.+?)\s+\[([.k])\]\s+(.+?)\s*$", line)
-    if not match or match.group(3) == "k":
-        continue
-    symbol = match.group(4)
-    method = re.search(r"([\w.`+<>\[\],]+::[\w.`<>|]+)\(", symbol)
-    name = method.group(1) if method else symbol
-    frames.append([re.sub(r"^\[[^\]]*\]\s*", "", name), round(float(match.group(1)) / 100, 4)])
-    if len(frames) == 15:
-        break
+shares = perf_shares.places(f"{out}/dso.txt")
+frames = perf_shares.frames(f"{out}/sym.txt")
 
 workload = f"{size} B x {connections} connections, pipeline 16, against the C echo"
 build = "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
