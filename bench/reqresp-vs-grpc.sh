@@ -14,7 +14,8 @@
 # reaches it and so does every round, "within noise" when only the median does, "not met" when the median does not
 # ("< 3 rounds" with fewer). Also reported: the server's CPU (utime + stime of /proc/PID/stat over the window) per
 # million calls, and each process's allocated bytes per call (GC.GetTotalAllocatedBytes deltas over the window).
-# The HTML page is written to artifacts/reqresp-vs-grpc/reqresp-vs-grpc.html.
+# Without --data the result file goes to artifacts/reqresp-vs-grpc/reqresp-vs-grpc.json; its HTML page, rendered by
+# Berth.Figures as the other producers' pages are, to artifacts/reqresp-vs-grpc/reqresp-vs-grpc.html.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,7 +38,7 @@ done
 
 out=artifacts/reqresp-vs-grpc
 mkdir -p "$out"
-for project in Berth.RequestServer Berth.GrpcPeer Berth.CallLoad; do
+for project in Berth.RequestServer Berth.GrpcPeer Berth.CallLoad Berth.Figures; do
     dotnet build "bench/$project/$project.csproj" -c Release -nologo -v quiet > /dev/null
 done
 declare -A servers=(
@@ -70,4 +71,6 @@ for round in $(seq "$rounds"); do
 done
 
 python3 scripts/long_results.py step-end "$state"
-python3 bench/reqresp_vs_grpc.py "$results" "$state" "$out/reqresp-vs-grpc.html" "$data"
+python3 bench/reqresp_vs_grpc.py "$results" "$state" "${data:-$out/reqresp-vs-grpc.json}"
+dotnet bench/Berth.Figures/bin/Release/net10.0/Berth.Figures.dll html "${data:-$out/reqresp-vs-grpc.json}" \
+    "$out/reqresp-vs-grpc.html" "Berth against gRPC: request/response"

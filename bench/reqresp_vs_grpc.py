@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Judges and writes what bench/reqresp-vs-grpc.sh measured.
 
-  reqresp_vs_grpc.py RESULTS_TSV STATE HTML [DATA]
+  reqresp_vs_grpc.py RESULTS_TSV STATE DATA
 
 RESULTS_TSV holds one line per run: round, target (berth or grpc), connections, outstanding, Berth.CallLoad's JSON line.
-Prints the tables, writes them as a self-contained HTML page, and as a berth-result/1 file when DATA is given.
+Prints each cell's verdicts and writes the tables as a berth-result/1 file, DATA; bench/reqresp-vs-grpc.sh renders
+its HTML page from that file with Berth.Figures, as the other producers' pages are.
 Targets are judged on paired rounds by scripts/paired_rounds.py (the rule of docs/RESULTS.md).
 """
-import html
 import json
 import os
 import re
@@ -108,91 +108,18 @@ def tables(cells, runs):
     }
 
 
-def number(value, unit):
-    if unit == "count":
-        for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "K")):
-            if abs(value) >= scale:
-                return f"{value / scale:.{0 if suffix == 'K' else 2}f}{suffix}"
-        return f"{value:.0f}"
-    if unit == "ratio":
-        return f"{value:.2f}x"
-    if unit == "int":
-        return f"{value:,.0f}"
-    if unit == "bytes":
-        for scale, suffix in ((1 << 30, " GiB"), (1 << 20, " MiB"), (1 << 10, " KiB")):
-            if abs(value) >= scale:
-                return significant(value / scale) + suffix
-        return (f"{value:.0f}" if value == int(value) else significant(value)) + " B"
-    return significant(value) + {"us": " µs", "ms": " ms"}.get(unit, "")
-
-
-def significant(value):
-    # As src/Berth.Results prints figures: whole numbers from 100, three significant digits from 1, three decimals below.
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    if abs(value) >= 1:
-        return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
-    return f"{value:.3f}".rstrip("0").rstrip(".")
-
-
-def cell_text(cell, column):
-    if cell is None:
-        return "–"
-    if isinstance(cell, str):
-        return cell
-    if isinstance(cell, dict):
-        unit = cell["unit"]
-        return f"{number(cell['median'], unit)} ({number(cell['min'], unit)}–{number(cell['max'], unit)})"
-    return number(cell, column["format"])
-
-
-def print_markdown(table):
-    print(f"\n**{table['title']}**\n")
-    print("| " + " | ".join(c["name"] for c in table["columns"]) + " |")
-    print("| " + " | ".join("---" for _ in table["columns"]) + " |")
-    for row in table["rows"]:
-        print("| " + " | ".join(cell_text(cell, column) for cell, column in zip(row, table["columns"])) + " |")
-
-
-def write_html(path, provenance, all_tables):
-    # A small renderer of its own: the report model of src/Berth.Cli is internal to the berth command, which stays
-    # free of gRPC, so this page prints the same cells the same way from the same tables.
-    e = html.escape
-    parts = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Berth against gRPC: request/response</title>",
-             "<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}table{border-collapse:collapse;margin:1em 0}"
-             "td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
-             "code{background:#f6f6f6;padding:2px 4px}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{color:#666}dd{margin:0}</style>",
-             "</head><body><h1>Berth against gRPC: request/response</h1><dl>"]
-    other = provenance["otherCpuShare"]
-    for name, value in [("date", provenance["date"]), ("command", provenance["command"]), ("commit", provenance["commit"]),
-                        ("machine", provenance["machine"]), ("load", " ".join(str(v) for v in provenance["loadAtStart"] or [])),
-                        ("other CPU", "not measured" if other is None else f"{other:.1%} ({'quiet' if provenance['quiet'] else 'not quiet'})")]:
-        parts.append(f"<dt>{e(name)}</dt><dd>{'<code>' + e(value) + '</code>' if name == 'command' else e(str(value))}</dd>")
-    parts.append("</dl>")
-    for table in all_tables.values():
-        parts.append(f"<h2>{e(table['title'])}</h2><table><tr>" + "".join(f"<th>{e(c['name'])}</th>" for c in table["columns"]) + "</tr>")
-        for row in table["rows"]:
-            parts.append("<tr>" + "".join(f"<td>{e(cell_text(cell, column))}</td>" for cell, column in zip(row, table["columns"])) + "</tr>")
-        parts.append("</table>" + "".join(f"<p>{e(note)}</p>" for note in table.get("notes", [])))
-    parts.append("</body></html>\n")
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "w", encoding="utf-8") as file:
-        file.write("".join(parts))
-
-
 def main():
-    results, state, html_path = sys.argv[1:4]
-    data = sys.argv[4] if len(sys.argv) > 4 else ""
+    results, state, data = sys.argv[1:4]
     cells, runs = load(results)
     all_tables = tables(cells, runs)
-    for table in all_tables.values():
-        print_markdown(table)
-    provenance = long_results.provenance(state)
-    write_html(html_path, provenance, all_tables)
-    print(f"\nwrote {html_path}")
-    if data:
-        long_results.write_json(data, {"schema": long_results.SCHEMA, "provenance": provenance, "tables": all_tables})
-        print(f"wrote {data}")
+    for name in ("throughput", "latency"):
+        table = all_tables[name]
+        print(f"\n{table['title']}")
+        for row in table["rows"]:
+            print(f"  {row[0]}: ratio per round {row[-3]}, verdict {row[-1]}")
+    long_results.write_json(data, {"schema": long_results.SCHEMA, "provenance": long_results.provenance(state),
+                                   "tables": all_tables})
+    print(f"wrote {data}")
 
 
 if __name__ == "__main__":
