@@ -24,4 +24,4 @@ publish ready-to-run -r linux-x64 --self-contained false -p:PublishReadyToRun=tr
     --native-variant "NativeAOT, Speed=$out/native-speed/berth" \
     --native-variant "NativeAOT, Speed, x86-64-v3=$out/native-speed-v3/berth" \
     --jit "$out/jit/berth" --ready-to-run "$out/ready-to-run/berth" \
-    --command "bash bench/aot-vs-jit.sh $*" "$@"
+    --command "bash bench/aot-vs-jit.sh${*:+$(printf ' %q' "$@")}" "$@"

@@ -19,7 +19,7 @@ cli=src/Berth.Cli/bin/Release/net10.0
 size=64
 connections=100
 data=""
-command="bash bench/profile-client.sh $*"
+command="bash bench/profile-client.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --previous) cli=$(bash bench/build-previous-engine.sh "$2"); shift 2 ;;

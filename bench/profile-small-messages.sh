@@ -16,7 +16,7 @@ cli=src/Berth.Cli/bin/Release/net10.0
 size=64
 connections=100
 data=""
-command="bash bench/profile-small-messages.sh $*"
+command="bash bench/profile-small-messages.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --previous) cli=$(bash bench/build-previous-engine.sh "$2"); shift 2 ;;

@@ -13,7 +13,7 @@
 #   --no-java   skip the Java programs          --output DIR   write PERFORMANCE.md, charts/ and data/ there
 set -euo pipefail
 cd "$(dirname "$0")/.."
-invocation="bash scripts/report.sh${*:+ $*}"
+invocation="bash scripts/report.sh${*:+$(printf ' %q' "$@")}"
 
 filters=()
 quick=false
