@@ -24,18 +24,10 @@ public sealed class IdleAllocationTests(ITestOutputHelper output)
         // No limit on the server, so its own sweeper does not exist and the one below is the only one at work.
         var serverOptions = new BerthServerOptions { SlowConsumerTimeout = null };
         await using var server = EchoTests.Start(serverOptions);
-        var clientOptions = new BerthClientOptions { Port = server.EndPoint.Port };
         var clients = new List<BerthClient>();
         try
         {
-            for (var i = 0; i < Connections; i++)
-            {
-                var client = new BerthClient(clientOptions, new RecordingHandler { Echo = false });
-                clients.Add(client);
-                await client.ConnectAsync().Within();
-            }
-
-            await Waits.Until(() => server.ConnectionCount == Connections);
+            await ConnectIdleClients(server, clients);
             var connections = new ConcurrentDictionary<long, Connection>(server.Connections.Select(c => KeyValuePair.Create(c.Id, c)));
             // Limits of an hour: every pass finds every connection within them, and the timer's first turn is far away.
             var limit = TimeSpan.FromHours(1);
@@ -74,18 +66,10 @@ public sealed class IdleAllocationTests(ITestOutputHelper output)
     {
         var handler = new RecordingHandler { Echo = false };
         await using var server = EchoTests.Start(new BerthServerOptions { SlowConsumerTimeout = null }, handler);
-        var clientOptions = new BerthClientOptions { Port = server.EndPoint.Port };
         var clients = new List<BerthClient>();
         try
         {
-            for (var i = 0; i < Connections; i++)
-            {
-                var client = new BerthClient(clientOptions, new RecordingHandler { Echo = false });
-                clients.Add(client);
-                await client.ConnectAsync().Within();
-            }
-
-            await Waits.Until(() => server.ConnectionCount == Connections);
+            await ConnectIdleClients(server, clients);
             var all = server.Connections.ToArray();
             var connections = new ConcurrentDictionary<long, Connection>();
             using var sweeper = TimeoutSweeper.For(new ConnectionOptions { IdleTimeout = TimeSpan.FromMilliseconds(1), SlowConsumerTimeout = null }, connections)!;
@@ -115,5 +99,20 @@ public sealed class IdleAllocationTests(ITestOutputHelper output)
                 await client.DisposeAsync();
             }
         }
+    }
+
+    /// <summary>Connects <see cref="Connections"/> clients that send nothing, into <paramref name="clients"/> so the
+    /// caller disposes every one that connected even when a later one fails.</summary>
+    private static async Task ConnectIdleClients(BerthServer server, List<BerthClient> clients)
+    {
+        var clientOptions = new BerthClientOptions { Port = server.EndPoint.Port };
+        for (var i = 0; i < Connections; i++)
+        {
+            var client = new BerthClient(clientOptions, new RecordingHandler { Echo = false });
+            clients.Add(client);
+            await client.ConnectAsync().Within();
+        }
+
+        await Waits.Until(() => server.ConnectionCount == Connections);
     }
 }
