@@ -4,9 +4,9 @@ namespace Berth.Connections.Send;
 
 /// <summary>
 /// Everything the receive path asks of the send side, in one place: whether the send queue is over its limit (then no
-/// further frame is delivered), the bracket around a batch of deliveries (replies queued inside it wake the send loop
-/// once, after the batch), and the wait until the queue drained far enough to resume. The bound on asynchronous request
-/// handlers shuts it the same way.
+/// further frame is delivered), the bracket around a batch of deliveries (replies queued inside it join the queue and
+/// wake the send loop once, after the batch), and the wait until the queue drained far enough to resume. The bound on
+/// asynchronous request handlers shuts it the same way.
 /// </summary>
 internal sealed class SendGate(SendQueue queue, SendWakeup wakeup, HandlerSlots handlers)
 {
@@ -19,8 +19,11 @@ internal sealed class SendGate(SendQueue queue, SendWakeup wakeup, HandlerSlots 
     /// <summary>Marks this thread as delivering a batch of frames: sends from it are replies.</summary>
     public void BeginDispatch() => wakeup.BeginDispatch();
 
-    /// <summary>Ends the batch; the send loop wakes now if a reply went into the empty queue during it.</summary>
-    public void EndDispatch() => wakeup.EndDispatch();
+    /// <summary>
+    /// Ends the batch: its replies join the send queue in one locked step, and the send loop wakes now if they went into
+    /// an empty queue or it asked for a batch meanwhile.
+    /// </summary>
+    public void EndDispatch() => wakeup.EndDispatch(queue.EndReplies());
 
     /// <summary>
     /// Completes once the queue drained to half its limit and a request handler slot is free, or the connection started

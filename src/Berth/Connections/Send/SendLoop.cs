@@ -27,14 +27,16 @@ internal sealed class SendLoop(
         {
             while (true)
             {
-                // Read before draining: once closing is visible the queue refuses new frames, so this drain is the last.
+                // Read before draining: once closing is visible the queue refuses new frames, so this drain is the last,
+                // unless the replies of a batch under way hold the queue; that batch's end wakes this loop again.
                 var closing = lifetime.IsClosing;
                 if (closing && !lifetime.FlushOnClose)
                 {
                     return;
                 }
 
-                while (queue.TakeBatch() is { } batch)
+                bool heldForReplies;
+                while (queue.TakeBatch(out heldForReplies) is { } batch)
                 {
                     for (var first = 0; first < batch.SegmentCount; first += _maxBuffersPerSend)
                     {
@@ -45,7 +47,7 @@ internal sealed class SendLoop(
                     queue.BatchWritten(batch);
                 }
 
-                if (closing)
+                if (closing && !heldForReplies)
                 {
                     transport.ShutdownSend();
                     lifetime.AbortAfterLinger();

@@ -9,12 +9,38 @@ namespace Berth.Connections.Send;
 /// frames to the pending buffer under a lock; the one sender swaps the pending buffer for the drained one and writes
 /// everything it took in one gather send, so the lock is never held across I/O.
 /// </summary>
+/// <remarks>
+/// <para>
+/// Replies are appended without the lock. The receive loop's thread, while it delivers a batch of frames (between
+/// <see cref="SendGate.BeginDispatch"/> and <see cref="SendGate.EndDispatch"/>), takes the lock once at the batch's first
+/// reply to hold the pending buffer for its replies, and once at the batch's end (<see cref="EndReplies"/>) to give it
+/// back; in between it alone writes the pending buffer, the record of frame ends and the reply counters, so a batch
+/// of replies costs two acquisitions instead of one per reply. What holds while the buffer is held:
+/// </para>
+/// <list type="bullet">
+/// <item>The sender takes nothing (<see cref="TakeBatch"/> returns null and says the buffer is held), so it never swaps
+/// the buffer being written; the batch's end wakes it if it asked meanwhile or the replies went into an empty buffer.
+/// A flushing close does not shut the send side down while the buffer is held, so replies accepted before the close
+/// are written, as before.</item>
+/// <item>The bound counts replies as they are accepted: <see cref="QueuedBytes"/> is the bytes other threads queued
+/// plus the replies of the batch under way, which the receive loop checks before each frame and other threads check
+/// under the lock; the answer when full and the refusal after <see cref="Close"/> are unchanged.</item>
+/// <item>A frame another thread queues meanwhile goes to <see cref="DeferredFrames"/> and is moved behind the replies
+/// before the receive loop's thread appends its next reply, or at the batch's end. So a frame accepted before a reply
+/// was sent (for instance one the handler waited for) goes out before it, and a frame sent after a reply went into the
+/// queue goes out after it: the order of causally related sends is the order of their calls.</item>
+/// <item>Frames are recorded in <see cref="UnacknowledgedFrames"/> in stream order (replies as they are written,
+/// deferred frames as they move), and the timeout sweeper does not forget that record while it is being written.</item>
+/// </list>
+/// </remarks>
 internal sealed class SendQueue
 {
     private readonly Lock _lock = new();
     private readonly LengthFieldFormat _format;
     private readonly FrameEncoder _encoder;
     private readonly long _limit;
+    private readonly BufferPool _pool;
+    private readonly int _segmentSize;
     private readonly BerthMetrics _metrics;
     private readonly UnacknowledgedFrames _unacknowledged;
     private PooledBufferWriter _pending;
@@ -28,22 +54,44 @@ internal sealed class SendQueue
     private TaskCompletionSource? _room;
     private long _acceptedAtLastLook = -1;
 
+    // Set and cleared under the lock, only by the receive loop's thread, which alone writes the next four, the pending
+    // buffer, _pendingFrames and the record of frame ends while it is set (see the remarks).
+    private bool _holdingForReplies;
+    private bool _pendingEmptyBeforeReplies;
+    private long _replyBytes;
+    private int _replyFrames;
+    private long _peakWithReplies;
+
+    // Under the lock: the sender asked for a batch while replies held the buffer, and the frames deferred meanwhile.
+    private bool _takeRefused;
+    private DeferredFrames? _deferred;
+    private volatile bool _framesDeferred;
+
     public SendQueue(LengthFieldFormat format, long limit, BufferPool pool, int segmentSize, BerthMetrics metrics)
     {
         _metrics = metrics;
         _format = format;
         _encoder = new FrameEncoder(format);
         _limit = limit;
+        _pool = pool;
+        _segmentSize = segmentSize;
         ResumeBelow = limit / 2;
         _pending = new PooledBufferWriter(pool, segmentSize);
         _inFlight = new PooledBufferWriter(pool, segmentSize);
         _unacknowledged = new UnacknowledgedFrames(format.HeaderLength + format.MinBodyLength);
     }
 
-    /// <summary>Bytes accepted and not yet written, headers included.</summary>
-    public long QueuedBytes => Volatile.Read(ref _queuedBytes);
+    /// <summary>Bytes accepted and not yet written, headers included, the replies of a batch under way too.</summary>
+    /// <remarks>
+    /// The replies are read first: the batch's end adds them to the queued bytes before it clears them, so a reader
+    /// may count them twice for a moment but never misses them.
+    /// </remarks>
+    public long QueuedBytes => Volatile.Read(ref _replyBytes) + Volatile.Read(ref _queuedBytes);
 
-    /// <summary>The most bytes the queue ever held: what proves its bound, where sampling could miss the peak.</summary>
+    /// <summary>
+    /// The most bytes the queue ever held: what proves its bound, where sampling could miss the peak. A batch's replies
+    /// count in it from that batch's end.
+    /// </summary>
     public long PeakQueuedBytes => Volatile.Read(ref _peakQueuedBytes);
 
     /// <summary>
@@ -64,75 +112,131 @@ internal sealed class SendQueue
     /// </summary>
     public SendSignal Drained { get; } = new();
 
+    /// <summary>
+    /// Queues a frame carrying <paramref name="body"/>. <paramref name="fromReceiveLoop"/> is true only on the receive
+    /// loop's thread while it delivers a batch: the frame is then a reply, appended without the lock.
+    /// </summary>
     public AppendResult TryAppend(ReadOnlySpan<byte> body, bool fromReceiveLoop)
     {
         var frameLength = FrameLength(body.Length);
-        lock (_lock)
+        if (fromReceiveLoop)
         {
-            var refusal = Refusal(frameLength, fromReceiveLoop);
+            var refusal = ReplyRefusal();
             if (refusal is not AppendResult.Accepted)
             {
                 return refusal;
             }
 
             _encoder.WriteFrame(_pending, body);
+            return AcceptReply(frameLength);
+        }
+
+        lock (_lock)
+        {
+            var refusal = Refusal(frameLength);
+            if (refusal is not AppendResult.Accepted)
+            {
+                return refusal;
+            }
+
+            _encoder.WriteFrame(OutputForOthers(), body);
             return Accept(frameLength);
         }
     }
 
+    /// <summary>As <see cref="TryAppend(ReadOnlySpan{byte}, bool)"/>, for a body that may span segments.</summary>
     public AppendResult TryAppend(in ReadOnlySequence<byte> body, bool fromReceiveLoop)
     {
         var frameLength = FrameLength(body.Length);
-        lock (_lock)
+        if (fromReceiveLoop)
         {
-            var refusal = Refusal(frameLength, fromReceiveLoop);
+            var refusal = ReplyRefusal();
             if (refusal is not AppendResult.Accepted)
             {
                 return refusal;
             }
 
             _encoder.WriteFrame(_pending, body);
+            return AcceptReply(frameLength);
+        }
+
+        lock (_lock)
+        {
+            var refusal = Refusal(frameLength);
+            if (refusal is not AppendResult.Accepted)
+            {
+                return refusal;
+            }
+
+            _encoder.WriteFrame(OutputForOthers(), body);
             return Accept(frameLength);
         }
     }
 
     /// <summary>
-    /// Serializes a frame straight into the pending buffer. The lock is held while <paramref name="write"/> runs,
-    /// so frames from different threads never interleave; a writer that throws leaves nothing behind.
+    /// Serializes a frame straight into the pending buffer. The lock (or, for a reply, the receive loop's hold on the
+    /// buffer) lasts while <paramref name="write"/> runs, so frames from different threads never interleave; a writer
+    /// that throws leaves nothing behind.
     /// </summary>
     public AppendResult TryAppend<TState>(TState state, FrameWriter<TState> write, bool fromReceiveLoop)
     {
+        if (fromReceiveLoop)
+        {
+            var refusal = ReplyRefusal();
+            return refusal is AppendResult.Accepted ? AcceptReply(Serialize(_pending, state, write)) : refusal;
+        }
+
         lock (_lock)
         {
-            var refusal = Refusal(_format.HeaderLength, fromReceiveLoop);
+            var refusal = Refusal(_format.HeaderLength);
             if (refusal is not AppendResult.Accepted)
             {
                 return refusal;
             }
 
-            var mark = _pending.Mark();
-            try
+            var output = OutputForOthers();
+            var mark = output.Mark();
+            var frameLength = Serialize(output, state, write);
+            if (Refusal(frameLength) is not AppendResult.Accepted)
             {
-                var writer = new PacketWriter(_pending);
-                var reservation = writer.ReserveLength(_format);
-                write(ref writer, state);
-                writer.BackfillLength(reservation);
-                writer.Flush();
-            }
-            catch
-            {
-                _pending.Rollback(mark);
-                throw;
-            }
-
-            var frameLength = (int)(_pending.WrittenCount - mark.Length);
-            if (Refusal(frameLength, fromReceiveLoop) is not AppendResult.Accepted)
-            {
-                _pending.Rollback(mark);
+                output.Rollback(mark);
                 return AppendResult.Full;
             }
 
             return Accept(frameLength);
+        }
+    }
+
+    /// <summary>
+    /// Ends the receive loop's hold on the pending buffer at the end of its batch: the replies and any frame deferred
+    /// meanwhile join the queue in one locked step. Returns true when the sender must be woken: the replies went into
+    /// an empty buffer, or the sender asked for a batch while the buffer was held.
+    /// </summary>
+    public bool EndReplies()
+    {
+        if (!_holdingForReplies)
+        {
+            return false;
+        }
+
+        lock (_lock)
+        {
+            MoveDeferredFrames();
+            _queuedBytes += _replyBytes;
+            _queuedFrames += _replyFrames;
+            _metrics.SendQueueBytes.Add(_replyBytes);
+            if (_peakWithReplies > _peakQueuedBytes)
+            {
+                Volatile.Write(ref _peakQueuedBytes, _peakWithReplies);
+            }
+
+            Volatile.Write(ref _replyBytes, 0);
+            _replyFrames = 0;
+            _peakWithReplies = 0;
+            _holdingForReplies = false;
+            var wake = _pending.WrittenCount > 0 && (_pendingEmptyBeforeReplies || _takeRefused);
+            _takeRefused = false;
+            return wake;
         }
     }
 
@@ -141,7 +245,7 @@ internal sealed class SendQueue
     {
         lock (_lock)
         {
-            if (_closed || _queuedBytes == 0)
+            if (_closed || _queuedBytes + Volatile.Read(ref _replyBytes) == 0)
             {
                 return Task.CompletedTask;
             }
@@ -151,11 +255,21 @@ internal sealed class SendQueue
         }
     }
 
-    /// <summary>Takes everything pending for the sender, or null when nothing is.</summary>
-    public PooledBufferWriter? TakeBatch()
+    /// <summary>
+    /// Takes everything pending for the sender, or null when nothing is or when <paramref name="heldForReplies"/>: the
+    /// receive loop's thread is appending replies, and its batch's end wakes the sender.
+    /// </summary>
+    public PooledBufferWriter? TakeBatch(out bool heldForReplies)
     {
         lock (_lock)
         {
+            heldForReplies = _holdingForReplies;
+            if (heldForReplies)
+            {
+                _takeRefused = true;
+                return null;
+            }
+
             if (_pending.WrittenCount == 0)
             {
                 return null;
@@ -220,7 +334,7 @@ internal sealed class SendQueue
     {
         lock (_lock)
         {
-            if (!_closed)
+            if (!_closed && !_holdingForReplies)
             {
                 _unacknowledged.ForgetIfAcknowledged(
                     acknowledgedBytes == Transport.PeerAcknowledgement.Unknown ? long.MaxValue : acknowledgedBytes);
@@ -258,6 +372,7 @@ internal sealed class SendQueue
             _unacknowledged.Release();
             _pending.Reset();
             _inFlight.Reset();
+            _deferred?.Reset();
             _pendingFrames = 0;
             _inFlightFrames = 0;
             _queuedFrames = 0;
@@ -274,34 +389,124 @@ internal sealed class SendQueue
     }
 
     /// <summary>
-    /// An empty queue takes any frame, so a frame larger than the limit is still sendable. A frame sent from the
-    /// receive loop (a reply) is taken while the queue is under its limit, even if it ends over it: the receive loop
-    /// delivers nothing more until the queue drained, so the overshoot is at most the replies to one frame, and a
-    /// peer that pipelines but reads its replies is never refused.
+    /// An empty queue takes any frame, so a frame larger than the limit is still sendable. A frame from another thread
+    /// than the receive loop's is taken only if it fits; the replies of a batch under way count as queued.
     /// </summary>
-    private AppendResult Refusal(int frameLength, bool fromReceiveLoop)
+    private AppendResult Refusal(int frameLength)
     {
         if (_closed)
         {
             return AppendResult.Closed;
         }
 
-        var fits = _queuedBytes == 0 || (fromReceiveLoop ? _queuedBytes < _limit : _queuedBytes + frameLength <= _limit);
-        return fits ? AppendResult.Accepted : AppendResult.Full;
+        var queued = _queuedBytes + Volatile.Read(ref _replyBytes);
+        return queued == 0 || queued + frameLength <= _limit ? AppendResult.Accepted : AppendResult.Full;
     }
 
+    /// <summary>
+    /// A reply is taken while the queue is under its limit, even if it ends over it: the receive loop delivers nothing
+    /// more until the queue drained, so the overshoot is at most the replies to one frame, and a peer that pipelines but
+    /// reads its replies is never refused. The batch's first reply takes the pending buffer under the lock; later ones
+    /// see a close through <see cref="IsClosed"/>, and first move behind them any frame another thread deferred.
+    /// </summary>
+    private AppendResult ReplyRefusal()
+    {
+        if (!_holdingForReplies)
+        {
+            lock (_lock)
+            {
+                if (_closed)
+                {
+                    return AppendResult.Closed;
+                }
+
+                _holdingForReplies = true;
+                _pendingEmptyBeforeReplies = _pending.WrittenCount == 0;
+            }
+        }
+        else if (IsClosed)
+        {
+            return AppendResult.Closed;
+        }
+        else if (_framesDeferred)
+        {
+            lock (_lock)
+            {
+                MoveDeferredFrames();
+            }
+        }
+
+        var queued = QueuedBytes;
+        return queued == 0 || queued < _limit ? AppendResult.Accepted : AppendResult.Full;
+    }
+
+    /// <summary>Where a frame from another thread goes: the pending buffer, or aside while replies hold it.</summary>
+    private PooledBufferWriter OutputForOthers() =>
+        _holdingForReplies ? (_deferred ??= new DeferredFrames(_pool, _segmentSize, _format)).Output : _pending;
+
+    private int Serialize<TState>(PooledBufferWriter output, TState state, FrameWriter<TState> write)
+    {
+        var mark = output.Mark();
+        try
+        {
+            var writer = new PacketWriter(output);
+            var reservation = writer.ReserveLength(_format);
+            write(ref writer, state);
+            writer.BackfillLength(reservation);
+            writer.Flush();
+        }
+        catch
+        {
+            output.Rollback(mark);
+            throw;
+        }
+
+        return (int)(output.WrittenCount - mark.Length);
+    }
+
+    /// <summary>Counts a frame from another thread, under the lock.</summary>
     private AppendResult Accept(int frameLength)
     {
-        _pendingFrames++;
-        _unacknowledged.Accepted(frameLength);
         _queuedBytes += frameLength;
-        if (_queuedBytes > _peakQueuedBytes)
+        var queued = _queuedBytes + Volatile.Read(ref _replyBytes);
+        if (queued > _peakQueuedBytes)
         {
-            Volatile.Write(ref _peakQueuedBytes, _queuedBytes);
+            Volatile.Write(ref _peakQueuedBytes, queued);
         }
 
         _queuedFrames++;
         _metrics.SendQueueBytes.Add(frameLength);
+        if (_holdingForReplies)
+        {
+            _deferred!.Added();
+            _framesDeferred = true;
+            return AppendResult.Accepted;
+        }
+
+        _pendingFrames++;
+        _unacknowledged.Accepted(frameLength);
         return _pending.WrittenCount == frameLength ? AppendResult.AcceptedIntoEmpty : AppendResult.Accepted;
+    }
+
+    /// <summary>Counts a reply, on the receive loop's thread while it holds the pending buffer.</summary>
+    private AppendResult AcceptReply(int frameLength)
+    {
+        _pendingFrames++;
+        _replyFrames++;
+        _unacknowledged.Accepted(frameLength);
+        Volatile.Write(ref _replyBytes, _replyBytes + frameLength);
+        _peakWithReplies = Math.Max(_peakWithReplies, QueuedBytes);
+        return AppendResult.Accepted;
+    }
+
+    /// <summary>Moves the frames deferred while replies held the pending buffer behind the replies so far, under the lock.</summary>
+    private void MoveDeferredFrames()
+    {
+        if (_deferred is { Count: > 0 } deferred)
+        {
+            _pendingFrames += deferred.MoveBehind(_pending, _unacknowledged);
+        }
+
+        _framesDeferred = false;
     }
 }
