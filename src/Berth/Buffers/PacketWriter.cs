@@ -227,12 +227,19 @@ public ref struct PacketWriter
     }
 
     /// <summary>
-    /// Writes values of a primitive type one after another: one copy when the writer's byte order is the machine's,
-    /// each value turned around otherwise.
+    /// Writes values of a fixed-width number type or an enum of one one after another, the same bytes as writing each
+    /// with its own method: one copy when the writer's byte order is the machine's, each value turned around otherwise.
     /// </summary>
-    internal void WriteElements<T>(scoped ReadOnlySpan<T> values)
+    /// <typeparam name="T">
+    /// <see cref="byte"/>, <see cref="sbyte"/>, <see cref="short"/>, <see cref="ushort"/>, <see cref="char"/>,
+    /// <see cref="int"/>, <see cref="uint"/>, <see cref="long"/>, <see cref="ulong"/>, <see cref="float"/>,
+    /// <see cref="double"/>, or an enum of one of the integers.
+    /// </typeparam>
+    /// <exception cref="ArgumentException"><typeparamref name="T"/> is none of those.</exception>
+    public void WriteElements<T>(scoped ReadOnlySpan<T> values)
         where T : unmanaged
     {
+        ElementTypes.Check<T>();
         var size = Unsafe.SizeOf<T>();
         if (!_reverse || size == 1)
         {
