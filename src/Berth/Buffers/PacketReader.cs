@@ -435,11 +435,14 @@ public ref struct PacketReader
     private bool TryReadRaw<T>(out T value)
         where T : unmanaged
     {
+        // Through a local: the field lives in memory wherever the reader's address is taken, so the slice of the field
+        // would check its length a second time.
         var size = Unsafe.SizeOf<T>();
-        if (_current.Length >= size)
+        var current = _current;
+        if (current.Length >= size)
         {
-            value = Unsafe.ReadUnaligned<T>(ref MemoryMarshal.GetReference(_current));
-            _current = _current[size..];
+            value = Unsafe.ReadUnaligned<T>(ref MemoryMarshal.GetReference(current));
+            _current = current[size..];
             return true;
         }
 
