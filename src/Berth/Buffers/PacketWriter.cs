@@ -361,7 +361,17 @@ public ref struct PacketWriter
     private readonly void EnsureMayLeaveSpan()
     {
         // Checked only with a reservation open: an interface cast per writer would cost as much as a dozen fields.
-        if (_openReservations > 0 && _output is not (IStableBufferWriter or PipeWriter))
+        // The cast is out of line, so a flush without a reservation is one compare and a branch.
+        if (_openReservations > 0)
+        {
+            EnsureOutputStaysPut();
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void EnsureOutputStaysPut()
+    {
+        if (_output is not (IStableBufferWriter or PipeWriter))
         {
             throw new InvalidOperationException(
                 "A reserved length would be left behind in memory this output may move; write frames into an IStableBufferWriter such as PooledBufferWriter.");
