@@ -213,6 +213,7 @@ public ref struct PacketWriter
     }
 
     /// <summary>Advances the output past everything written so far.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Flush()
     {
         EnsureMayLeaveSpan();
@@ -354,9 +355,13 @@ public ref struct PacketWriter
         _span = _output.GetSpan(count);
         if (_span.Length < count)
         {
-            throw new InvalidOperationException($"The output gave {_span.Length} bytes where {count} were asked for.");
+            throw OutputGaveLess(_span.Length, count);
         }
     }
+
+    // Out of line: formatting the text in Grow would give Grow, which runs for every packet's first field, a larger frame to clear.
+    private static InvalidOperationException OutputGaveLess(int given, int asked) =>
+        new($"The output gave {given} bytes where {asked} were asked for.");
 
     private readonly void EnsureMayLeaveSpan()
     {
