@@ -195,6 +195,12 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
             return false;
         }
 
+        if (body.IsSingleSegment)
+        {
+            // The usual case: a small echo lies in one piece of the receive ring, and needs no walk over segments.
+            return body.FirstSpan.SequenceEqual(request);
+        }
+
         foreach (var segment in body)
         {
             if (!segment.Span.SequenceEqual(request[..segment.Length]))
