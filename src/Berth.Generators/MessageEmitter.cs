@@ -201,7 +201,6 @@ internal sealed class MessageEmitter
         Line("// missing trailing fields take their defaults, and leaves a newer writer's extra trailing fields unread.");
         Line($"private static {m.FullName} BerthReadFields(ref {Reader} reader, int depth, int maxDepth, bool tolerant)");
         Open();
-
         foreach (var field in m.Fields)
         {
             var local = Local(field);
