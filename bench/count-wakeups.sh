@@ -6,7 +6,8 @@
 # halts and the idle share mean something only on an otherwise quiet machine, which the last column shows.
 #
 #   bash bench/count-wakeups.sh
-#   bash bench/count-wakeups.sh --netcoreserver /path/to/NetCoreServer --connections 100
+#   bash bench/count-wakeups.sh --netcoreserver /path/to/NetCoreServer --data docs/data/decisions/c-echo-wakeups.json
+#   bash bench/count-wakeups.sh --connections 100 --size 1024
 #
 # Needs gcc, perf with the syscalls tracepoints (root or a permissive perf_event_paranoid), and a cpuidle driver
 # (/sys/devices/system/cpu/cpu*/cpuidle: state 1 and up are halts).
@@ -16,11 +17,14 @@ cd "$(dirname "$0")/.."
 size=64
 connections=1
 netcoreserver=""
+data=""
+command="bash bench/count-wakeups.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --size) size="$2"; shift 2 ;;
         --connections) connections="$2"; shift 2 ;;
         --netcoreserver) netcoreserver="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
         *) echo "count-wakeups: unknown option $1 (see the header of bench/count-wakeups.sh)" >&2; exit 2 ;;
     esac
 done
@@ -34,6 +38,10 @@ dotnet build bench/Berth.KestrelEcho/Berth.KestrelEcho.csproj -c Release -nologo
 if [ -n "$netcoreserver" ]; then
     bash bench/peers/build-netcoreserver.sh "$netcoreserver" artifacts/compare/Berth.NetCoreServerEcho > /dev/null
 fi
+
+state="$out/run.json"
+python3 scripts/long_results.py run-start "$state" "$command"
+rm -f "$out/rows.txt"
 
 halts() { cat /sys/devices/system/cpu/cpu*/cpuidle/state[1-9]/usage 2> /dev/null | awk '{ n += $1 } END { print n + 0 }'; }
 switches() { cat /proc/"$1"/task/*/status 2> /dev/null | awk '/^voluntary_ctxt/ { n += $2 } END { print n + 0 }'; }
@@ -70,6 +78,7 @@ returns = [int(line.split()[-1], 0) for line in sys.stdin if line.strip()]
 data = [n for n in returns if 0 < n < 1 << 31]
 print(f"{sum(data) / int(sys.argv[1]) / max(1, len(data)):.1f}")' $((size + 4)) > "$out/$name.batch"
     python3 - "$out/$name" "$name" <<'PY'
+import json
 import sys
 base, name = sys.argv[1:3]
 calls = {}
@@ -82,8 +91,11 @@ halts, sleeps = map(int, open(base + ".wakes").read().split())
 before, after = ([int(v) for v in line.split()[1:]] for line in open(base + ".cpu"))
 idle = (after[3] - before[3]) / max(1, sum(after) - sum(before))
 per = lambda value: f"{value / batches:.2f}"
-print(f"| {name} | {open(base + '.batch').read().strip()} | {per(sleeps)} | {per(halts)} | {per(calls.get('epoll_wait', 0))} "
-      f"| {per(calls.get('sched_yield', 0))} | {per(calls.get('futex', 0))} | {idle:.0%} |")
+row = [name, open(base + ".batch").read().strip(), per(sleeps), per(halts), per(calls.get("epoll_wait", 0)),
+       per(calls.get("sched_yield", 0)), per(calls.get("futex", 0)), round(idle, 4)]
+print("| " + " | ".join(row[:-1]) + f" | {idle:.0%} |")
+with open(base.rsplit("/", 1)[0] + "/rows.txt", "a") as rows:
+    rows.write(json.dumps(row) + "\n")
 PY
 }
 
@@ -97,3 +109,33 @@ if [ -n "$netcoreserver" ]; then
     count netcoreserver dotnet artifacts/compare/Berth.NetCoreServerEcho/Berth.NetCoreServerEcho.dll
 fi
 count berth dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll serve
+python3 scripts/long_results.py step-end "$state"
+
+if [ -n "$data" ]; then
+    python3 - "$out" "$state" "$data" "$size" "$connections" <<'PY'
+import json
+import sys
+sys.path.insert(0, "scripts")
+import long_results
+out, state, data, size, connections = sys.argv[1:6]
+rows = [json.loads(line) for line in open(f"{out}/rows.txt")]
+per_batch = ["messages per recv", "server threads' sleeps", "vCPU halts", "epoll_wait", "sched_yield", "futex"]
+long_results.write_json(data, {
+    "schema": long_results.SCHEMA,
+    "provenance": long_results.provenance(state),
+    "tables": {
+        "wakeups": {
+            "title": f"Per batch of replies at {size} B x {connections} connection(s), pipeline 16, over 2 s of each server (perf stat, /proc, cpuidle)",
+            "columns": [{"name": "server", "format": "text"}]
+                       + [{"name": column, "format": "text"} for column in per_batch]
+                       + [{"name": "idle CPU", "format": "percent"}],
+            "rows": rows,
+            "notes": ["A batch is one send of replies. Sleeps are the server threads' voluntary context switches; halts are "
+                      "entries of any vCPU into an idle state; both, and the idle share of the machine, mean something only "
+                      "when nothing else runs (the provenance line says whether the run was quiet)."],
+        },
+    },
+})
+print(f"wrote {data}")
+PY
+fi
