@@ -8,7 +8,8 @@
  * One buffer per connection. Whole frames are written back straight from it, all of a read's frames in one send;
  * the steady state is one recv and one send per readiness, and epoll_ctl is called only when a send is cut short.
  * Built by default level-triggered with one recv per readiness; built with -DECHO_DRAIN, edge-triggered, reading
- * until EAGAIN (build.sh builds both: berth-echo and berth-echo-drain).
+ * until EAGAIN; built with -DECHO_SPIN, level-triggered but polling epoll for up to SPIN_NS before each sleep
+ * (build.sh builds all three: berth-echo, berth-echo-drain and berth-echo-spin).
  *
  * usage: berth-echo [--port 7001] [--threads 1]
  * prints "listening on 127.0.0.1:PORT" once it accepts; with --port 0 the first listener picks the port and the
