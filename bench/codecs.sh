@@ -53,7 +53,7 @@ results=()
 for round in $(seq "$rounds"); do results+=(--results "$work/run/$round/results"); done
 dotnet "$report" codecs --run "$work/run/run.json" "${results[@]}" --data "$data" \
     --note "$rounds run(s), each one BenchmarkDotNet process over every method of FixedMessageBenchmarks and StringArrayMessageBenchmarks ($job_text); times are BenchmarkDotNet's mean per run, allocation its MemoryDiagnoser's bytes per operation." \
-    --note "HandWritten is the same fields on PacketWriter/PacketReader; Protobuf and MemoryPack call each library directly on the same buffer writer; ProtobufCodec and MemoryPackCodec go through Berth.Protobuf and Berth.MemoryPack as a connection does; GeneratedView reads the name as a Utf8Field."
+    --note "HandWritten is the same fields on PacketWriter/PacketReader (the string-and-array message's ints as one WriteElements and one ReadElements); Protobuf and MemoryPack call each library directly on the same buffer writer; ProtobufCodec and MemoryPackCodec go through Berth.Protobuf and Berth.MemoryPack as a connection does; GeneratedView reads the name as a Utf8Field."
 # The page is the result file seen through the report model berth bench writes its pages with (src/Berth.Results/Reports).
 dotnet build bench/Berth.Figures -c Release -nologo -v quiet > /dev/null
 mkdir -p "$(dirname "$html")"

@@ -5,6 +5,8 @@
 #
 #   bash bench/profile-small-messages.sh --data docs/data/decisions/small-messages-after.json
 #   bash bench/profile-small-messages.sh --previous cddf557 --size 1024 --data FILE   that commit's build, 1 KB frames
+#   bash bench/profile-small-messages.sh --executable artifacts/aot-vs-jit/native/berth --data FILE   a published berth,
+#       e.g. the NativeAOT binary bench/aot-vs-jit.sh publishes (docs/AOT.md, where the native build loses msg/s)
 #
 # Runs `berth serve` (this build's, or the one of --previous COMMIT, built by bench/build-previous-engine.sh) driven by the C load generator: --connections
 # (default 100), pipeline 16, --size (default 64) bytes. Needs gcc, python3, strace and perf, and root or a
@@ -13,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cli=src/Berth.Cli/bin/Release/net10.0
+executable=""
 size=64
 connections=100
 data=""
@@ -20,6 +23,7 @@ command="bash bench/profile-small-messages.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
         --previous) cli=$(bash bench/build-previous-engine.sh "$2"); shift 2 ;;
+        --executable) executable="$2"; shift 2 ;;
         --size) size="$2"; shift 2 ;;
         --connections) connections="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
@@ -34,14 +38,18 @@ fi
 out=artifacts/profile-small-messages
 mkdir -p "$out"
 bash bench/native/load/build.sh artifacts/compare > /dev/null
-if [ "$cli" = src/Berth.Cli/bin/Release/net10.0 ]; then
+if [ -z "$executable" ] && [ "$cli" = src/Berth.Cli/bin/Release/net10.0 ]; then
     dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
 fi
 
 state="$out/run.json"
 python3 scripts/long_results.py run-start "$state" "$command"
 # Write-xor-execute off, so perf finds the JIT's code under the names the perf map gives it.
-DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet "$cli/Berth.Cli.dll" serve --port 0 > "$out/serve.log" 2>&1 &
+server_command=(dotnet "$cli/Berth.Cli.dll")
+if [ -n "$executable" ]; then
+    server_command=("$executable")
+fi
+DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 "${server_command[@]}" serve --port 0 > "$out/serve.log" 2>&1 &
 server=$!
 port=""
 for _ in $(seq 100); do
@@ -62,12 +70,12 @@ perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso 2> /dev
 perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso,sym 2> /dev/null > "$out/sym.txt"
 python3 scripts/long_results.py step-end "$state"
 
-python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" <<'PY'
+python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$executable" <<'PY'
 import sys
 sys.path.insert(0, "scripts")
 import long_results
 import perf_shares
-out, state, data, size, connections, cli = sys.argv[1:7]
+out, state, data, size, connections, cli, executable = sys.argv[1:8]
 
 calls = {}
 for line in open(f"{out}/strace.txt"):
@@ -84,7 +92,7 @@ shares = perf_shares.places(f"{out}/dso.txt")
 frames = perf_shares.frames(f"{out}/sym.txt")
 
 workload = f"{size} B x {connections} connections, pipeline 16"
-build = "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
+build = f"the executable {executable}" if executable else "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
 long_results.write_json(data, {
     "schema": long_results.SCHEMA,
     "provenance": long_results.provenance(state),

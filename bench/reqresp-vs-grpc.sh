@@ -9,11 +9,16 @@
 #   bash bench/reqresp-vs-grpc.sh --cells 1x1        connections x outstanding, space-separated
 #   bash bench/reqresp-vs-grpc.sh --data docs/data/messages/reqresp-vs-grpc.json   also writes a berth-result/1 file
 #
-# Each round runs every cell as a back-to-back pair (Berth, then gRPC), so a round gives one ratio per cell. Targets:
-# calls/s at least 5x gRPC's, p99 at most 0.3x gRPC's. A target is "met" when the median of at least 3 rounds' ratios
-# reaches it and so does every round, "within noise" when only the median does, "not met" when the median does not
-# ("< 3 rounds" with fewer). Also reported: the server's CPU (utime + stime of /proc/PID/stat over the window) per
-# million calls, and each process's allocated bytes per call (GC.GetTotalAllocatedBytes deltas over the window).
+# Each round runs every cell on Berth, on gRPC and on the loopback limit back to back, in an order that rotates by one
+# each round, so a round gives one ratio per cell. The limit is the C load generator (bench/native/load) against a fresh
+# C epoll echo (bench/native/echo, one thread per core) with the same connections, the same frames in flight on each
+# (--pipeline) and frames of the size of Berth's request (envelope and message, Berth.CallLoad --request-bytes).
+# Targets: calls/s at least 5x gRPC's, p99 at most 0.3x gRPC's. A target is "met" when the median of at least 3 rounds'
+# ratios reaches it and so does every round, "within noise" when only the median does, "not met" when the median does
+# not ("< 3 rounds" with fewer). Where 5x gRPC is above the C limit, the "limit" column judges Berth against the limit
+# instead: at least 0.95x the C round trips per second (docs/RESULTS.md, Verdicts). Also reported: the server's CPU
+# (utime + stime of /proc/PID/stat over the window) per million calls, and each process's allocated bytes per call
+# (GC.GetTotalAllocatedBytes deltas over the window).
 # Without --data the result file goes to artifacts/reqresp-vs-grpc/reqresp-vs-grpc.json; its HTML page, rendered by
 # Berth.Figures as the other producers' pages are, to artifacts/reqresp-vs-grpc/reqresp-vs-grpc.html.
 set -euo pipefail
@@ -41,6 +46,10 @@ mkdir -p "$out"
 for project in Berth.RequestServer Berth.GrpcPeer Berth.CallLoad Berth.Figures; do
     dotnet build "bench/$project/$project.csproj" -c Release -nologo -v quiet > /dev/null
 done
+bash bench/native/echo/build.sh artifacts/compare > /dev/null
+bash bench/native/load/build.sh artifacts/compare > /dev/null
+driver=(dotnet bench/Berth.CallLoad/bin/Release/net10.0/Berth.CallLoad.dll)
+request_bytes=$("${driver[@]}" --request-bytes)
 declare -A servers=(
     [berth]=bench/Berth.RequestServer/bin/Release/net10.0/Berth.RequestServer.dll
     [grpc]=bench/Berth.GrpcPeer/bin/Release/net10.0/Berth.GrpcPeer.dll
@@ -52,20 +61,52 @@ results="$out/results.tsv"
 state="$out/run.json"
 python3 scripts/long_results.py run-start "$state" "$command"
 
+# Starts a fresh C echo, waits for its "listening on HOST:PORT" line, sets $echo_pid and $port.
+start_echo() {
+    local log=$out/echo.log
+    artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$log" 2>&1 &
+    echo_pid=$!
+    for _ in $(seq 100); do
+        port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" 2> /dev/null | head -1 | sed 's/.*://') || true
+        [ -n "$port" ] && return 0
+        sleep 0.1
+    done
+    echo "reqresp-vs-grpc: the C echo did not start: $(tail -3 "$log")" >&2
+    exit 1
+}
+
+# run TARGET CONNECTIONS OUTSTANDING: one run, its JSON line on stdout (empty when it printed none).
+run() {
+    local target=$1 connections=$2 outstanding=$3
+    if [ "$target" = c ]; then
+        start_echo
+        artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline "$outstanding" \
+            --size "$request_bytes" --warmup "$warmup" --duration "$duration" | grep '^{' || true
+        kill "$echo_pid" 2> /dev/null || true
+        wait "$echo_pid" 2> /dev/null || true
+    else
+        "${driver[@]}" --target "$target" --server "${servers[$target]}" --connections "$connections" \
+            --outstanding "$outstanding" --warmup "$warmup" --duration "$duration" | grep '^{' || true
+    fi
+}
+
+targets=(berth grpc c)
 for round in $(seq "$rounds"); do
+    # The target that goes first rotates, so none always meets the machine in the same state.
+    first=$(((round - 1) % ${#targets[@]}))
+    order=("${targets[@]:first}" "${targets[@]:0:first}")
     for cell in $cells; do
         connections=${cell%x*}
         outstanding=${cell#*x}
-        for target in berth grpc; do
-            line=$(dotnet bench/Berth.CallLoad/bin/Release/net10.0/Berth.CallLoad.dll --target "$target" --server "${servers[$target]}" \
-                --connections "$connections" --outstanding "$outstanding" --warmup "$warmup" --duration "$duration" | grep '^{' || true)
+        for target in "${order[@]}"; do
+            line=$(run "$target" "$connections" "$outstanding")
             if [ -z "$line" ]; then
                 echo "reqresp-vs-grpc: the $target run of $cell printed no result" >&2
                 exit 1
             fi
             printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$target" "$connections" "$outstanding" "$line" >> "$results"
             printf '  round %s  %-5s %3s x %-2s %s\n' "$round" "$target" "$connections" "$outstanding" \
-                "$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print("{:,.0f} calls/s, p99 {:,.0f} us, failed calls {}".format(r["calls_per_s"], r["p99_us"], r["errors"]))' "$line")"
+                "$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print("{:,.0f} calls/s, p99 {:,.0f} us, failed calls {}".format(r.get("calls_per_s", r.get("msg_per_s")), r["p99_us"], r["errors"]))' "$line")"
         done
     done
 done

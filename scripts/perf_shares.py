@@ -10,6 +10,8 @@ def place(dso):
         return "kernel"
     if dso.startswith("[JIT]") or dso.startswith("memfd:doublemapper"):
         return "JIT-compiled .NET code"
+    if dso in ("berth", "Berth.Cli"):
+        return "NativeAOT-compiled code (the berth binary)"
     if dso.startswith("libc.so") or dso.startswith("ld-linux"):
         return "libc and the loader"
     if dso.startswith("[vdso"):

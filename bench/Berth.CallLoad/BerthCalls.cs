@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Diagnostics;
+using Berth.Buffers;
 using Berth.Benchmarks.Messages;
 using Berth.Connections;
 using Berth.Connections.Packets;
@@ -13,6 +15,16 @@ internal sealed class BerthCalls : IAsyncDisposable
     private readonly List<Task> _loops = [];
 
     public IReadOnlyList<Task> Loops => _loops;
+
+    /// <summary>The body length of one request frame as <see cref="CallAsync"/> sends it: the envelope, then the message.</summary>
+    public static long RequestBodyBytes()
+    {
+        var writer = new PacketWriter(new ArrayBufferWriter<byte>());
+        RequestEnvelope.Write(ref writer, new EnvelopeHeader(EnvelopeKind.Request, 1, Position.MessageId));
+        Position.Write(ref writer, NewRequest(0));
+        writer.Flush();
+        return writer.BytesWritten;
+    }
 
     public static async Task<BerthCalls> StartAsync(int port, int connections, int outstanding, CallRecorder recorder)
     {
@@ -44,7 +56,7 @@ internal sealed class BerthCalls : IAsyncDisposable
     private static async Task CallAsync(Connection connection, int id, CallRecorder recorder)
     {
         await Task.Yield();
-        var request = new Position { Id = id, X = 1.5f, Y = -2.25f, Z = 1024f, Tick = 1L << 40 };
+        var request = NewRequest(id);
         try
         {
             while (!recorder.Stopping)
@@ -60,4 +72,6 @@ internal sealed class BerthCalls : IAsyncDisposable
             recorder.Fail(e);
         }
     }
+
+    private static Position NewRequest(int id) => new() { Id = id, X = 1.5f, Y = -2.25f, Z = 1024f, Tick = 1L << 40 };
 }

@@ -7,6 +7,14 @@ using Berth.Benchmarks.Calls;
 // line: calls/s, p50 and p99 round trip, the server's CPU per million calls, and both processes' allocated bytes per
 // call (GC.GetTotalAllocatedBytes deltas over the window).
 //   Berth.CallLoad --target berth|grpc --server PATH.dll [--connections 1] [--outstanding 1] [--warmup 1] [--duration 4]
+//   Berth.CallLoad --request-bytes      prints the body length of Berth's request frame (envelope and message), so the
+//                                       C load generator can send frames of the same size as the limit beside it
+if (args is ["--request-bytes"])
+{
+    Console.WriteLine(BerthCalls.RequestBodyBytes().ToString(CultureInfo.InvariantCulture));
+    return 0;
+}
+
 const string usage = "usage: Berth.CallLoad --target berth|grpc --server PATH.dll [--connections N] [--outstanding N] [--warmup S] [--duration S]";
 string? target = null;
 string? server = null;

@@ -109,8 +109,8 @@ internal sealed class MessageEmitter
     }
 
     /// <summary>
-    /// A block contract's fields path is a few fixed-width fields and dead once the run-time check passes, so its
-    /// method is inlined into Write and Read, leaving them a check and one copy.
+    /// A block contract's Write and Read are a check and one copy once the run-time check passes (its fields path is
+    /// dead on writing and out of line on reading), so they are inlined into the caller, as a hand-written copy would be.
     /// </summary>
     private void InlineWhenBlock()
     {
@@ -124,6 +124,7 @@ internal sealed class MessageEmitter
     {
         var m = _model;
         Line("/// <inheritdoc />");
+        InlineWhenBlock();
         Line($"public static void Write(ref {Writer} writer, in {m.FullName} message)");
         Open();
         if (!m.IsValueType)
@@ -131,9 +132,20 @@ internal sealed class MessageEmitter
             Line("global::System.ArgumentNullException.ThrowIfNull(message);");
         }
 
-        Line($"var start = {Wire}.BeginWrite(ref writer, ByteOrder, \"{m.Name}\");");
-        Line($"BerthWriteFields(ref writer, in message, 0, {m.MaxDepth});");
-        Line($"{Wire}.EndWrite(ref writer, start, {m.MaxEncodedSize}, \"{m.Name}\");");
+        var width = m.MayBeBlock ? m.Fields.Sum(f => FixedWidth.Of(f.Type)) : 0;
+        if (m.MayBeBlock && width <= m.MaxEncodedSize)
+        {
+            Line($"// Every value of this contract encodes to {width} bytes, within its bound of {m.MaxEncodedSize}: only the byte order needs checking.");
+            Line($"{Wire}.BeginWrite(ref writer, ByteOrder, \"{m.Name}\");");
+            Line($"BerthWriteFields(ref writer, in message, 0, {m.MaxDepth});");
+        }
+        else
+        {
+            Line($"var start = {Wire}.BeginWrite(ref writer, ByteOrder, \"{m.Name}\");");
+            Line($"BerthWriteFields(ref writer, in message, 0, {m.MaxDepth});");
+            Line($"{Wire}.EndWrite(ref writer, start, {m.MaxEncodedSize}, \"{m.Name}\");");
+        }
+
         Close();
         Line();
         Line("/// <inheritdoc />");
@@ -169,9 +181,11 @@ internal sealed class MessageEmitter
     {
         var m = _model;
         Line("/// <inheritdoc />");
+        InlineWhenBlock();
         Line($"public {Hide}static {m.FullName} Read(ref {Reader} reader)");
         Open();
         Line($"{Wire}.BeginRead(ref reader, ByteOrder, {m.MaxEncodedSize}, \"{m.Name}\");");
+        ReadBlock();
         Line($"return BerthReadFields(ref reader, 0, {m.MaxDepth}, tolerant: true);");
         Close();
         Line();
@@ -179,24 +193,14 @@ internal sealed class MessageEmitter
         Line($"public {Hide}static {m.FullName} ReadEmbedded(ref {Reader} reader, int depth, int maxDepth)");
         Open();
         Line($"{Wire}.CheckReadDepth(ref reader, depth, maxDepth, \"{m.Name}\");");
+        ReadBlock();
         Line("return BerthReadFields(ref reader, depth, maxDepth, tolerant: false);");
         Close();
         Line();
         Line("// Tolerant (the outermost message) reads a field only while the body has bytes left, so an older writer's");
         Line("// missing trailing fields take their defaults, and leaves a newer writer's extra trailing fields unread.");
-        InlineWhenBlock();
         Line($"private static {m.FullName} BerthReadFields(ref {Reader} reader, int depth, int maxDepth, bool tolerant)");
         Open();
-        if (m.MayBeBlock)
-        {
-            // A body shorter than the block (an older writer's) is read field by field, which knows what to default.
-            Line($"if (BerthIsBlock && {Wire}.TryReadBlock(ref reader, out {m.FullName} berthBlock))");
-            Open();
-            Line("return berthBlock;");
-            Close();
-            Line();
-        }
-
         foreach (var field in m.Fields)
         {
             var local = Local(field);
@@ -219,6 +223,22 @@ internal sealed class MessageEmitter
             ? $"return new {m.FullName}({arguments});"
             : $"return new {m.FullName}({arguments}) {{ {string.Join(", ", initializers)} }};");
         Close();
+    }
+
+    /// <summary>
+    /// A block contract's copy, in the reading method itself so that the fields path stays out of line: a body shorter
+    /// than the block (an older writer's) is read field by field, which knows what to default.
+    /// </summary>
+    private void ReadBlock()
+    {
+        if (_model.MayBeBlock)
+        {
+            Line($"if (BerthIsBlock && {Wire}.TryReadBlock(ref reader, out {_model.FullName} berthBlock))");
+            Open();
+            Line("return berthBlock;");
+            Close();
+            Line();
+        }
     }
 
     private void WriteValue(FieldType type, string value, string label)

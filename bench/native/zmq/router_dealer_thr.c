@@ -1,22 +1,21 @@
 /* ROUTER/DEALER throughput against libzmq, what a broker's front end runs.
- * One process: a DEALER thread sends COUNT messages of SIZE bytes (zmq_msg_init_size + zmq_msg_send, as
+ * One process: a DEALER thread sends COUNT messages of SIZE bytes (by default zmq_msg_init_size + zmq_msg_send, as
  * push_pull_thr does) to a ROUTER socket bound on tcp://127.0.0.1:*, which receives each as two frames, the
  * dealer's routing id and the payload, with zmq_msg_recv. The clock runs from the first message received to the last.
  * A warm-up of WARMUP messages (default 0) goes through the same sockets and threads before the first counted one,
  * so the heap that the frames in flight need is already there when the clock starts.
- * usage: router_dealer_thr SIZE COUNT [WARMUP]     prints: size=SIZE count=COUNT seconds=S msgs_per_sec=M minor_faults=F
+ * The sender makes its frames in one of the styles of send_style.h (msg unless STYLE is given).
+ * usage: router_dealer_thr SIZE COUNT [WARMUP [STYLE]]     prints: size=SIZE count=COUNT seconds=S msgs_per_sec=M minor_faults=F
  * (F: the process's minor page faults while the clock ran) */
-#include <zmq.h>
+#include "send_style.h"
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <sys/resource.h>
 
 static size_t size;
 static long count;
 static long warmup;
+static enum send_style style = STYLE_MSG;
 static char endpoint[256];
 static void *context;
 
@@ -41,10 +40,7 @@ static void *sender(void *unused)
     void *dealer = zmq_socket(context, ZMQ_DEALER);
     if (zmq_connect(dealer, endpoint) != 0) { fprintf(stderr, "zmq_connect: %s\n", zmq_strerror(zmq_errno())); exit(1); }
     for (long i = 0; i < warmup + count; i++) {
-        zmq_msg_t msg;
-        zmq_msg_init_size(&msg, size);
-        memset(zmq_msg_data(&msg), (int)i, size < 8 ? size : 8);
-        if (zmq_msg_send(&msg, dealer, 0) < 0) { fprintf(stderr, "zmq_msg_send: %s\n", zmq_strerror(zmq_errno())); exit(1); }
+        send_frame(dealer, style, size, i);
     }
     zmq_close(dealer);
     return NULL;
@@ -62,10 +58,13 @@ static int receive(void *router, zmq_msg_t *id, zmq_msg_t *payload)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 && argc != 4) { fprintf(stderr, "usage: router_dealer_thr SIZE COUNT [WARMUP]\n"); return 2; }
+    if (argc < 3 || argc > 5 || (argc == 5 && parse_style(argv[4], &style) != 0)) {
+        fprintf(stderr, "usage: router_dealer_thr SIZE COUNT [WARMUP [msg|send|zerocopy]]\n");
+        return 2;
+    }
     size = (size_t)atol(argv[1]);
     count = atol(argv[2]);
-    warmup = argc == 4 ? atol(argv[3]) : 0;
+    warmup = argc >= 4 ? atol(argv[3]) : 0;
     context = zmq_ctx_new();
     void *router = zmq_socket(context, ZMQ_ROUTER);
     if (zmq_bind(router, "tcp://127.0.0.1:*") != 0) { fprintf(stderr, "zmq_bind: %s\n", zmq_strerror(zmq_errno())); return 1; }

@@ -32,7 +32,7 @@ internal static class CompareRun
         var build = new HarnessBuild(root);
         Console.WriteLine($"building the C echo server, the C load generator and the .NET echoes into {Path.Combine(root, "artifacts", "compare")}");
         await build.BuildNativeAsync(cancellationToken);
-        List<EchoServerCommand> servers = [EchoServers.BerthServe(), EchoServers.CEcho(build)];
+        List<EchoServerCommand> servers = [EchoServers.BerthServe(), .. EchoServers.CEchoes(build)];
         List<ServerNotRun> notRun = [];
         await AddBuiltAsync(servers, notRun, EchoServers.Kestrel, () => build.BuildBenchProjectAsync("Berth.KestrelEcho", cancellationToken));
         await AddBuiltAsync(servers, notRun, EchoServers.DotNetty, () => build.BuildBenchProjectAsync("Berth.DotNettyEcho", cancellationToken));
@@ -51,14 +51,20 @@ internal static class CompareRun
             $"{cells.Count} cells × {servers.Count - 1} pairs with Berth × {settings.Repeat} rounds of {settings.Warmup.TotalSeconds:0.#} s warm-up + {settings.Duration.TotalSeconds:0.#} s, then idle memory at {string.Join(" and ", idleCounts.Select(c => c.ToString("N0", CultureInfo.InvariantCulture)))} connections"));
 
         var load = new LoadGenerator(build.LoadGenerator);
-        var samples = await new ThroughputRuns(load, settings.Warmup, settings.Duration).RunAsync(servers, cells, settings.Repeat, cancellationToken);
-        var idleSamples = await new IdleMemoryRuns(load).RunAsync(servers, idleCounts, settings.Repeat, cancellationToken);
+        var runs = await new ThroughputRuns(load, settings.Warmup, settings.Duration).RunAsync(servers, cells, settings.Repeat, cancellationToken);
+        var samples = FasterCEcho.Relabel(runs, cells, out var cChoices);
+        // The two C echoes hold the same memory per connection; the sleeping one stands for C there.
+        var idleServers = servers
+            .Where(s => s.Name != EchoServers.CSpinning)
+            .Select(s => s.Name == EchoServers.CSleeping ? s with { Name = EchoServers.C } : s)
+            .ToList();
+        var idleSamples = await new IdleMemoryRuns(load).RunAsync(idleServers, idleCounts, settings.Repeat, cancellationToken);
 
         var report = CompareSummary.Build(
             conditions.Finish(),
-            Conditions(settings),
+            Conditions(settings) + $" C per cell: {cChoices}.",
             settings.Repeat,
-            [.. servers.Select(s => s.Name)],
+            [servers[0].Name, EchoServers.C, .. servers.Skip(1).Select(s => s.Name)],
             cells,
             samples,
             idleSamples,
@@ -110,7 +116,9 @@ internal static class CompareRun
 
     private static string Conditions(CompareSettings settings) => string.Create(
         CultureInfo.InvariantCulture,
-        $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: one epoll thread per core; Kestrel: a "
+        $"Each server is its own process on 127.0.0.1 (Berth: berth serve with its defaults; C: the faster in that cell of two "
+        + $"C echoes with one epoll thread per core, one that sleeps in epoll_wait when nothing is ready and one that polls for up to 50 µs "
+        + $"first, whose CPU per message includes that polling; Kestrel: a "
         + $"ConnectionHandler with the Web SDK's defaults; DotNetty, NetCoreServer, SuperSocket: framed echoes as their documentation "
         + $"writes them, Nagle off, the runtime's default GC as their samples run), driven by the C load generator (one epoll thread, every echo "
         + $"checked byte for byte). {settings.Repeat} round(s) per cell, each running Berth back to back with every other server in turn, {settings.Warmup.TotalSeconds:0.#} s "

@@ -21,6 +21,8 @@ internal sealed class HarnessBuild(string root)
 
     public string EchoServer => Path.Combine(_output, "berth-echo");
 
+    public string SpinningEchoServer => Path.Combine(_output, "berth-echo-spin");
+
     public string LoadGenerator => Path.Combine(_output, "berth-load");
 
     public async Task BuildNativeAsync(CancellationToken cancellationToken)

@@ -73,5 +73,5 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
     private static string Describe(int done, int total, CellSample sample) =>
         string.Create(
             CultureInfo.InvariantCulture,
-            $"  [{done}/{total}] {sample.Server,-13} {sample.Cell.Label,-12} {sample.Outcome.MessagesPerSecond,12:N0} msg/s  p99 {sample.Outcome.P99Microseconds,9:N0} µs  CPU {sample.CpuSecondsPerMillion,5:0.00} s per M msg  errors {sample.Outcome.Errors}");
+            $"  [{done}/{total}] {sample.Server,-15} {sample.Cell.Label,-12} {sample.Outcome.MessagesPerSecond,12:N0} msg/s  p99 {sample.Outcome.P99Microseconds,9:N0} µs  CPU {sample.CpuSecondsPerMillion,5:0.00} s per M msg  errors {sample.Outcome.Errors}");
 }

@@ -4,9 +4,10 @@ namespace Berth.Cli.Load;
 
 /// <summary>
 /// The schedule of a run at a rate: one thread marks every session's requests due, at evenly spread offsets within
-/// one interval, so ten thousand sessions need one timer and one thread rather than one each. It wakes when the next
-/// request is due, never before, and then hands out everything that fell due meanwhile; a late wake-up is not hidden,
-/// because each round trip is timed from when its request was due.
+/// one interval, so ten thousand sessions need one timer and one thread rather than one each. It sleeps to the
+/// nanosecond when the next request is due (<see cref="DueTimeSleep"/>), never before, and then hands out everything
+/// that fell due meanwhile, sending each from this thread; a late wake-up is not hidden, because each round trip is
+/// timed from when its request was due.
 /// </summary>
 internal static class LoadPacer
 {
@@ -37,7 +38,7 @@ internal static class LoadPacer
                         return;
                     }
 
-                    Thread.Sleep(Math.Max(1, (int)Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), due).TotalMilliseconds));
+                    DueTimeSleep.Until(due);
                 }
 
                 if (window.IsOver)

@@ -23,7 +23,9 @@ namespace Berth.Cli.Load;
 internal sealed class LoadSession(LoadSettings settings, LoadWindow window, LoadProgress progress, ReadOnlyMemory<byte> payload, int seed)
     : ConnectionHandler
 {
+    /// <summary>Held at a rate only, where the pacer's thread and the receive loop's both send; a closed loop sends from the receive loop alone.</summary>
     private readonly Lock _lock = new();
+    private readonly bool _paced = settings.Rate > 0;
     private readonly long[] _dueAt = new long[settings.Pipeline];
     private readonly int[] _sizeAt = new int[settings.Pipeline];
     private ulong _sizes = ((ulong)seed * 0x9E3779B97F4A7C15) | 1;
@@ -68,11 +70,8 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     /// </summary>
     public void StartClosedLoop()
     {
-        lock (_lock)
-        {
-            LastEcho = Stopwatch.GetTimestamp();
-            _ = Send(Stopwatch.GetTimestamp());
-        }
+        LastEcho = Stopwatch.GetTimestamp();
+        _ = Send(Stopwatch.GetTimestamp());
     }
 
     /// <summary>At a rate: request n falls due at <paramref name="firstDue"/> + n × <paramref name="interval"/> (Stopwatch ticks).</summary>
@@ -94,39 +93,24 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
     {
         var now = Stopwatch.GetTimestamp();
-        lock (_lock)
+        if (!_paced)
         {
-            if (_pending == 0)
-            {
-                throw new InvalidDataException($"unexpected echo of {body.Length} bytes");
-            }
-
-            if (!IsEchoOf(body, payload.Span[.._sizeAt[_head]]))
-            {
-                throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {_sizeAt[_head]}-byte request it answers");
-            }
-
-            var due = _dueAt[_head];
-            _head = (_head + 1) % _dueAt.Length;
-            _pending--;
-            LastEcho = now;
-            Echoed = true;
-            progress.Recorder.Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
-            if (window.IsOver)
-            {
-                return;
-            }
-
-            if (_interval > 0)
-            {
-                SendWhatIsDue();
-            }
-            else
+            if (Answered(body, now))
             {
                 while (_pending < _dueAt.Length && Send(now))
                 {
                     // Tops the pipeline up to its depth: all of it after the first echo, one frame after each later one.
                 }
+            }
+
+            return;
+        }
+
+        lock (_lock)
+        {
+            if (Answered(body, now))
+            {
+                SendWhatIsDue();
             }
         }
     }
@@ -147,26 +131,60 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         }
     }
 
-    /// <summary>Queues one frame due at <paramref name="due"/>; false when the connection is closing or its queue full.</summary>
+    /// <summary>
+    /// Checks <paramref name="body"/> against the oldest pending request and records its round trip; true unless the
+    /// run is over.
+    /// </summary>
+    /// <exception cref="InvalidDataException">No request was pending, or the echo differs from it.</exception>
+    private bool Answered(in ReadOnlySequence<byte> body, long now)
+    {
+        if (_pending == 0)
+        {
+            throw new InvalidDataException($"unexpected echo of {body.Length} bytes");
+        }
+
+        if (!IsEchoOf(body, payload.Span[.._sizeAt[_head]]))
+        {
+            throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {_sizeAt[_head]}-byte request it answers");
+        }
+
+        var due = _dueAt[_head];
+        _head = (_head + 1) % _dueAt.Length;
+        _pending--;
+        LastEcho = now;
+        Echoed = true;
+        progress.Recorder.Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
+        return !window.IsOver;
+    }
+
+    /// <summary>
+    /// Queues one frame due at <paramref name="due"/>; false when the connection is closing or its queue full. The
+    /// frame is counted pending before it is queued: in a closed loop its echo may reach the receive loop's thread
+    /// before the queueing call returns, and the queue's lock publishes the count to that thread.
+    /// </summary>
     private bool Send(long due)
     {
         var size = settings.SizeMin == settings.SizeMax ? settings.SizeMin : NextSize();
-        if (_connection is not { } connection || !connection.TrySend(payload.Span[..size]))
+        var slot = _tail;
+        _dueAt[slot] = due;
+        _sizeAt[slot] = size;
+        _tail = (slot + 1) % _dueAt.Length;
+        _pending++;
+        if (_connection is { } connection && connection.TrySend(payload.Span[..size]))
         {
-            if (_connection is { IsConnected: true } full)
-            {
-                Fail("send queue full");
-                full.Abort();
-            }
-
-            return false;
+            return true;
         }
 
-        _dueAt[_tail] = due;
-        _sizeAt[_tail] = size;
-        _tail = (_tail + 1) % _dueAt.Length;
-        _pending++;
-        return true;
+        // Not queued, so no echo can answer it.
+        _tail = slot;
+        _pending--;
+        if (_connection is { IsConnected: true } full)
+        {
+            Fail("send queue full");
+            full.Abort();
+        }
+
+        return false;
     }
 
     /// <summary>True when <paramref name="body"/> holds exactly the bytes of <paramref name="request"/>, compared segment by segment.</summary>
@@ -175,6 +193,12 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         if (body.Length != request.Length)
         {
             return false;
+        }
+
+        if (body.IsSingleSegment)
+        {
+            // The usual case: a small echo lies in one piece of the receive ring, and needs no walk over segments.
+            return body.FirstSpan.SequenceEqual(request);
         }
 
         foreach (var segment in body)

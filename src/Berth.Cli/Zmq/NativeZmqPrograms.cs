@@ -8,6 +8,9 @@ internal sealed class NativeZmqPrograms
 {
     private const string InstallHint = "bash scripts/setup.sh --native installs gcc and libzmq3-dev";
     private static readonly string[] Programs = ["push_pull_thr", "router_dealer_thr", "req_rep_lat"];
+
+    /// <summary>The header the throughput programs include (their send styles); a change to it rebuilds them.</summary>
+    private const string SharedHeader = "send_style.h";
     private readonly string _buildDirectory;
 
     private NativeZmqPrograms(string buildDirectory) => _buildDirectory = buildDirectory;
@@ -22,7 +25,8 @@ internal sealed class NativeZmqPrograms
         {
             var source = Path.Combine(sources, program + ".c");
             var binary = Path.Combine(build, program);
-            if (File.Exists(binary) && File.GetLastWriteTimeUtc(binary) >= File.GetLastWriteTimeUtc(source))
+            var newestSource = new[] { source, Path.Combine(sources, SharedHeader) }.Max(File.GetLastWriteTimeUtc);
+            if (File.Exists(binary) && File.GetLastWriteTimeUtc(binary) >= newestSource)
             {
                 continue;
             }
@@ -37,11 +41,14 @@ internal sealed class NativeZmqPrograms
         return new NativeZmqPrograms(build);
     }
 
-    /// <summary>Runs a program and returns its <c>key=value</c> output; a throughput program first sends <paramref name="warmUp"/> uncounted messages.</summary>
-    public IReadOnlyDictionary<string, double> Run(string program, int size, int count, int? warmUp = null) =>
+    /// <summary>
+    /// Runs a program and returns its <c>key=value</c> output; a throughput program first sends the warm-up's count of
+    /// uncounted messages, and its sender makes frames in the warm-up's send style (send_style.h).
+    /// </summary>
+    public IReadOnlyDictionary<string, double> Run(string program, int size, int count, (int WarmUp, string Style)? throughput = null) =>
         ChildProgram.RunForValues(
             Path.Combine(_buildDirectory, program),
-            [.. ChildProgram.SizeAndCount(size, count), .. warmUp is { } w ? [w.ToString(System.Globalization.CultureInfo.InvariantCulture)] : Array.Empty<string>()],
+            [.. ChildProgram.SizeAndCount(size, count), .. throughput is { } t ? [t.WarmUp.ToString(System.Globalization.CultureInfo.InvariantCulture), t.Style] : Array.Empty<string>()],
             InstallHint);
 
     /// <summary>The repository folder <paramref name="relative"/> (such as bench/native/zmq), found from the working directory or the program's.</summary>

@@ -58,10 +58,12 @@ internal static class ThroughputRun
     private static void Send(ZmqContext context, ZmqSocketType type, string endpoint, SendStrategy strategy, int size, int count)
     {
         using var push = context.CreateSocket(type);
-        if (strategy != SendStrategy.Default)
+        push.ZeroCopyThreshold = strategy switch
         {
-            push.ZeroCopyThreshold = int.MaxValue;
-        }
+            SendStrategy.Default => push.ZeroCopyThreshold,
+            SendStrategy.Pooled => 0,
+            _ => int.MaxValue,
+        };
 
         push.Connect(endpoint);
         using var message = new ZmqMessage();
@@ -70,7 +72,7 @@ internal static class ThroughputRun
         {
             switch (strategy)
             {
-                case SendStrategy.Default:
+                case SendStrategy.Default or SendStrategy.Copied or SendStrategy.Pooled:
                     Stamp(payload, i);
                     push.Send(payload);
                     break;

@@ -29,6 +29,9 @@ internal static class ZmqBenchmark
 
     private static readonly int[] Sizes = [64, 1024, 65536, 1048576];
 
+    /// <summary>The C throughput programs' send styles (bench/native/zmq/send_style.h); the fastest in each round is the anchor.</summary>
+    private static readonly string[] CStyles = ["msg", "send", "zerocopy"];
+
     private static readonly ReportColumn[] ThroughputColumns =
     [
         new("size", "size", CellFormat.Text),
@@ -37,6 +40,7 @@ internal static class ZmqBenchmark
         new("megabytesPerSecond", "MB/s", CellFormat.Int),
         new("relativeToC", "vs C", CellFormat.Ratio),
         new("roundsRelativeToC", "vs C per round", CellFormat.Text),
+        new("relativeToCSend", "vs C send", CellFormat.Ratio),
         new("relativeToNetZmq", "vs Net.Zmq best", CellFormat.Ratio),
         new("relativeToNetMq", "vs NetMQ", CellFormat.Ratio),
         new("allocatedBytesPerMessage", "alloc B/msg", CellFormat.Bytes),
@@ -124,17 +128,18 @@ internal static class ZmqBenchmark
 
     private static List<object[]> Throughput(ThroughputPattern pattern, int[] sizes, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
     {
-        // PUSH/PULL shows every send strategy and the async path; ROUTER/DEALER the default calls and the strongest strategy.
-        SendStrategy[] strategies = pattern == ThroughputPattern.PushPull ? Enum.GetValues<SendStrategy>() : [SendStrategy.Default, SendStrategy.Message];
+        // PUSH/PULL shows every send strategy and the async path; ROUTER/DEALER the default calls, the strongest strategy and
+        // the two paths the default chooses between.
+        SendStrategy[] strategies = pattern == ThroughputPattern.PushPull
+            ? Enum.GetValues<SendStrategy>()
+            : [SendStrategy.Default, SendStrategy.Message, SendStrategy.Copied, SendStrategy.Pooled];
         var rows = new List<object[]>();
         foreach (var size in sizes)
         {
             var count = MessageCount(size, quick);
             var warmUp = Math.Min(count, Math.Max(3_000, count / 10));
-            var contenders = new List<ThroughputContender>
-            {
-                new(C, n => ChildResult(native.Run(pattern.Program(), size, n, warmUp), n), InProcess: false),
-            };
+            var contenders = CStyles.Select(style => new ThroughputContender(
+                $"{C} ({style})", n => ChildResult(native.Run(pattern.Program(), size, n, (warmUp, style)), n), InProcess: false)).ToList();
             if (netZmq is not null)
             {
                 contenders.AddRange(NetZmqPeer.Strategies.Select(s => new ThroughputContender(
@@ -171,24 +176,48 @@ internal static class ZmqBenchmark
                 }
             }
 
-            var c = contenders[0].Rate;
+            var styles = contenders.Take(CStyles.Length).ToList();
+            var c = StrongestPerRound(C, styles.Select(x => x.Rate))!;
+
+            // The C style that does what Send(ReadOnlySpan<byte>) does: every byte of a caller's buffer copied into the frame.
+            var cSend = styles[Array.IndexOf(CStyles, "send")].Rate;
             var netZmqRate = StrongestPerRound(NetZmqPeer.Name, contenders.Where(x => x.Name.StartsWith(NetZmqPeer.Name, StringComparison.Ordinal)).Select(x => x.Rate));
             var netMqRate = contenders.SingleOrDefault(x => x.Name == NetMq)?.Rate;
+            rows.Add(StrongestCRow(size, styles, c, cSend, netZmqRate, netMqRate));
             foreach (var contender in contenders)
             {
                 var rate = contender.Rate.Median();
                 rows.Add(
                 [
                     Bytes(size), contender.Name, contender.Rate.Cell(), double.IsNaN(rate) ? "-" : rate * size / 1e6,
-                    contender.Rate.RatioTo(c), contender.Rate.RoundsText(c), contender.Rate.RatioTo(netZmqRate), contender.Rate.RatioTo(netMqRate),
+                    contender.Rate.RatioTo(c), contender.Rate.RoundsText(c), contender.Rate.RatioTo(cSend), contender.Rate.RatioTo(netZmqRate), contender.Rate.RatioTo(netMqRate),
                     contender.InProcess && !double.IsNaN(contender.Allocated.Median()) ? contender.Allocated.Median() : "-",
-                    contender.Faults.Values.Any(double.IsNaN) ? "-" : string.Join(" ", contender.Faults.Values.Select(f => f.ToString("0.00", CultureInfo.InvariantCulture))),
+                    FaultsText(contender.Faults.Values),
                 ]);
             }
         }
 
         return rows;
     }
+
+    /// <summary>
+    /// The anchor row: in each round the fastest of the C program's send styles, named round by round, with that style's
+    /// page faults; every "vs C" ratio in the cell is to this row.
+    /// </summary>
+    private static object[] StrongestCRow(int size, List<ThroughputContender> styles, RoundSeries strongest, RoundSeries cSend, RoundSeries? netZmq, RoundSeries? netMq)
+    {
+        var winners = strongest.Values.Select((rate, round) => styles.First(s => s.Rate.Values[round].Equals(rate))).ToList();
+        var name = $"{C}, fastest style per round ({string.Join(" ", winners.Select(w => w.Name[(C.Length + 2)..^1]))})";
+        var rate = strongest.Median();
+        return
+        [
+            Bytes(size), name, strongest.Cell(), double.IsNaN(rate) ? "-" : rate * size / 1e6, strongest.RatioTo(strongest), strongest.RoundsText(strongest),
+            strongest.RatioTo(cSend), strongest.RatioTo(netZmq), strongest.RatioTo(netMq), "-", FaultsText(winners.Select((w, round) => w.Faults.Values[round])),
+        ];
+    }
+
+    private static string FaultsText(IEnumerable<double> faults) =>
+        faults.Any(double.IsNaN) ? "-" : string.Join(" ", faults.Select(f => f.ToString("0.00", CultureInfo.InvariantCulture)));
 
     /// <summary>A child program's <c>key=value</c> throughput output; its allocations are not this process's to count.</summary>
     private static ThroughputRun.Result ChildResult(IReadOnlyDictionary<string, double> values, int count) =>
@@ -287,10 +316,10 @@ internal static class ZmqBenchmark
             _ => Spread.Single(0),
         };
         ChartSeries Series(List<object[]> rows, int column, string name) => new(name, [.. rows.Select(r => Value(r[column]))]);
-        var measured = pushPull.Where(r => r[8] is double).ToList();
+        var measured = pushPull.Where(r => r[9] is double).ToList();
         return new Report(
             "Berth zmq bench",
-            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. Every throughput run first sends a warm-up of uncounted messages through the same sockets and threads. Page faults per message are the kernel's minor faults of the whole measuring process while the clock ran (the C and Net.Zmq programs count their own). {notes}.",
+            $"Berth.Zmq beside the same workloads driven from C against libzmq (bench/native/zmq; in the throughput tables in each of its send styles, the fastest style of each round being the C every ratio is to), through Net.Zmq (bench/peers) and through NetMQ, interleaved in {rounds} rounds in one run; each cell is the median of its rounds and each comparison the median of the per-round ratios. Every throughput run first sends a warm-up of uncounted messages through the same sockets and threads. Page faults per message are the kernel's minor faults of the whole measuring process while the clock ran (the C and Net.Zmq programs count their own). {notes}.",
             provenance,
             [
                 new ReportTable("throughput", $"ZeroMQ PUSH/PULL throughput, tcp loopback, one sender and one receiver thread ({rounds} interleaved rounds)", ThroughputColumns, pushPull),
@@ -302,7 +331,7 @@ internal static class ZmqBenchmark
                 new BarChart("PUSH/PULL throughput", "msg/s", [.. pushPull.Select(Label)], [Series(pushPull, 2, "msg/s")], Logarithmic: true),
                 new BarChart("ROUTER/DEALER throughput", "msg/s", [.. routerDealer.Select(Label)], [Series(routerDealer, 2, "msg/s")], Logarithmic: true),
                 new BarChart("PUSH/PULL throughput in bytes", "MB/s", [.. pushPull.Select(Label)], [Series(pushPull, 3, "MB/s")], Logarithmic: true),
-                new BarChart("Allocated per message, PUSH/PULL (whole process; C and Net.Zmq not measured)", "B/msg", [.. measured.Select(Label)], [Series(measured, 8, "alloc B/msg")], Logarithmic: true),
+                new BarChart("Allocated per message, PUSH/PULL (whole process; C and Net.Zmq not measured)", "B/msg", [.. measured.Select(Label)], [Series(measured, 9, "alloc B/msg")], Logarithmic: true),
             ]);
     }
 

@@ -368,12 +368,16 @@ public ref struct PacketReader
     public string ReadFixedAscii(int byteLength) => TryReadFixedAscii(byteLength, out var v) ? v : throw Fail("FixedAscii");
 
     /// <summary>
-    /// Fills <paramref name="destination"/> with values of a primitive type: one copy when the reader's byte order is
-    /// the machine's, then each value turned around otherwise. Consumes nothing when too few bytes are left.
+    /// Fills <paramref name="destination"/> with the values <see cref="PacketWriter.WriteElements{T}"/> wrote: one copy
+    /// when the reader's byte order is the machine's, then each value turned around otherwise. Consumes nothing and
+    /// returns false when fewer than <c>destination.Length</c> values are left.
     /// </summary>
-    internal bool TryReadElements<T>(scoped Span<T> destination)
+    /// <typeparam name="T">A type <see cref="PacketWriter.WriteElements{T}"/> takes.</typeparam>
+    /// <exception cref="ArgumentException"><typeparamref name="T"/> is not one of them.</exception>
+    public bool TryReadElements<T>(scoped Span<T> destination)
         where T : unmanaged
     {
+        ElementTypes.Check<T>();
         if (!TryReadBytes(MemoryMarshal.AsBytes(destination)))
         {
             return false;
@@ -385,6 +389,18 @@ public ref struct PacketReader
         }
 
         return true;
+    }
+
+    /// <summary>Fills <paramref name="destination"/> with the values <see cref="PacketWriter.WriteElements{T}"/> wrote.</summary>
+    /// <typeparam name="T">A type <see cref="PacketWriter.WriteElements{T}"/> takes.</typeparam>
+    /// <exception cref="ArgumentException"><typeparamref name="T"/> is not one of them.</exception>
+    public void ReadElements<T>(scoped Span<T> destination)
+        where T : unmanaged
+    {
+        if (!TryReadElements(destination))
+        {
+            throw Fail("Elements");
+        }
     }
 
     /// <summary>Reads a value's memory as it is: a contract whose layout the generated code proved equal to its wire form.</summary>
@@ -419,11 +435,14 @@ public ref struct PacketReader
     private bool TryReadRaw<T>(out T value)
         where T : unmanaged
     {
+        // Through a local: the field lives in memory wherever the reader's address is taken, so the slice of the field
+        // would check its length a second time.
         var size = Unsafe.SizeOf<T>();
-        if (_current.Length >= size)
+        var current = _current;
+        if (current.Length >= size)
         {
-            value = Unsafe.ReadUnaligned<T>(ref MemoryMarshal.GetReference(_current));
-            _current = _current[size..];
+            value = Unsafe.ReadUnaligned<T>(ref MemoryMarshal.GetReference(current));
+            _current = current[size..];
             return true;
         }
 

@@ -40,10 +40,8 @@ public sealed class FrameDecoder
             return FrameReadResult.Incomplete;
         }
 
-        Span<byte> scratch = stackalloc byte[4];
         var first = buffer.FirstSpan;
-        var header = first.Length >= _headerLength ? first[.._headerLength] : CopyHeader(buffer, scratch);
-        var announced = Format.ReadAnnounced(header);
+        var announced = first.Length >= _headerLength ? Format.ReadAnnounced(first[.._headerLength]) : ReadSplitHeader(buffer);
         if (announced < _lengthBias)
         {
             return FrameReadResult.Malformed;
@@ -71,10 +69,15 @@ public sealed class FrameDecoder
         return FrameReadResult.Frame;
     }
 
-    private ReadOnlySpan<byte> CopyHeader(in ReadOnlySequence<byte> buffer, Span<byte> scratch)
+    /// <summary>
+    /// The announced length of a header split across segments, which only a wrapped ring gives. Its stack copy lives
+    /// here so that the per-frame path has no stack buffer, which costs a stack-overrun check on every call.
+    /// </summary>
+    private uint ReadSplitHeader(in ReadOnlySequence<byte> buffer)
     {
-        var header = scratch[.._headerLength];
+        Span<byte> header = stackalloc byte[4];
+        header = header[.._headerLength];
         buffer.Slice(0, _headerLength).CopyTo(header);
-        return header;
+        return Format.ReadAnnounced(header);
     }
 }

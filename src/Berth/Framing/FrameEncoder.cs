@@ -1,4 +1,5 @@
 using System.Buffers;
+using Berth.Buffers;
 
 namespace Berth.Framing;
 
@@ -25,8 +26,10 @@ public sealed class FrameEncoder
     /// </exception>
     public void WriteFrame(IBufferWriter<byte> output, ReadOnlySpan<byte> body)
     {
-        body.CopyTo(BeginFrame(output, body.Length));
-        output.Advance(FrameLength(body.Length));
+        ArgumentNullException.ThrowIfNull(output);
+        var frameLength = CheckedFrameLength(body.Length);
+        body.CopyTo(HeaderThenBody(output.GetSpan(frameLength), body.Length));
+        output.Advance(frameLength);
     }
 
     /// <summary>Writes a frame carrying <paramref name="body"/>, which may span several segments.</summary>
@@ -36,18 +39,39 @@ public sealed class FrameEncoder
     /// </exception>
     public void WriteFrame(IBufferWriter<byte> output, in ReadOnlySequence<byte> body)
     {
-        Format.CheckBodyLength(body.Length, nameof(body));
-        var bodyLength = (int)body.Length;
-        body.CopyTo(BeginFrame(output, bodyLength));
-        output.Advance(FrameLength(bodyLength));
+        ArgumentNullException.ThrowIfNull(output);
+        var frameLength = CheckedFrameLength(body.Length);
+        body.CopyTo(HeaderThenBody(output.GetSpan(frameLength), frameLength - Format.HeaderLength));
+        output.Advance(frameLength);
     }
 
-    /// <summary>Writes the header into <paramref name="output"/>'s memory and returns the room for the body.</summary>
-    private Span<byte> BeginFrame(IBufferWriter<byte> output, int bodyLength)
+    // The send queue's overloads: the same steps on the sealed writer type, so GetSpan and Advance are direct calls
+    // the compiler can inline. Through the interface only the JIT's profile-guided devirtualization makes them so;
+    // a NativeAOT build, which has no profile, otherwise dispatches both through the interface for every frame.
+    internal void WriteFrame(PooledBufferWriter output, ReadOnlySpan<byte> body)
     {
-        ArgumentNullException.ThrowIfNull(output);
+        var frameLength = CheckedFrameLength(body.Length);
+        body.CopyTo(HeaderThenBody(output.GetSpan(frameLength), body.Length));
+        output.Advance(frameLength);
+    }
+
+    internal void WriteFrame(PooledBufferWriter output, in ReadOnlySequence<byte> body)
+    {
+        var frameLength = CheckedFrameLength(body.Length);
+        body.CopyTo(HeaderThenBody(output.GetSpan(frameLength), frameLength - Format.HeaderLength));
+        output.Advance(frameLength);
+    }
+
+    /// <summary>The whole frame's length, once the body's length is checked against the format.</summary>
+    private int CheckedFrameLength(long bodyLength)
+    {
         Format.CheckBodyLength(bodyLength, "body");
-        var frame = output.GetSpan(FrameLength(bodyLength));
+        return FrameLength((int)bodyLength);
+    }
+
+    /// <summary>Writes the header at the start of <paramref name="frame"/> and returns the room for the body.</summary>
+    private Span<byte> HeaderThenBody(Span<byte> frame, int bodyLength)
+    {
         Format.WriteHeader(frame, bodyLength);
         return frame.Slice(Format.HeaderLength, bodyLength);
     }

@@ -40,6 +40,8 @@ internal sealed class BerthProcess : IAsyncDisposable
 
     public int ExitCode => _process.ExitCode;
 
+    public int Id => _process.Id;
+
     public string Output
     {
         get

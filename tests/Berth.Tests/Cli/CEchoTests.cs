@@ -17,6 +17,7 @@ public sealed class CEchoTests
     [Theory]
     [InlineData("berth-echo")]
     [InlineData("berth-echo-drain")]
+    [InlineData("berth-echo-spin")]
     public async Task EchoesWholeFramesAndClosesOnlyTheOversizedConnection(string program)
     {
         var build = new HarnessBuild(SourceCheckout.FindRoot());

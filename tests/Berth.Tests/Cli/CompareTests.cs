@@ -66,6 +66,32 @@ public sealed class CompareTests
     }
 
     [Fact]
+    public void CIsTheFasterCEchoOfTheCellAndBerthIsJudgedAgainstItsOwnPairWithIt()
+    {
+        // The spinning echo is faster here: it becomes C, with the Berth runs paired with it; the sleeping one keeps
+        // its name and its figures.
+        var runs = Enumerable.Range(0, 3).SelectMany(round => new[]
+        {
+            Sample(EchoServers.Berth, round, 900, 1.0) with { Partner = EchoServers.CSleeping },
+            Sample(EchoServers.CSleeping, round, 1000, 1.0),
+            Sample(EchoServers.Berth, round, 800, 1.0) with { Partner = EchoServers.CSpinning },
+            Sample(EchoServers.CSpinning, round, 2000, 3.0),
+        }).ToList();
+
+        var samples = FasterCEcho.Relabel(runs, [Small], out var choices);
+        var report = CompareSummary.Build(
+            new Provenance(DateTimeOffset.UnixEpoch, "abc", false, "machine", [0.1], null, false, "berth bench --compare", null),
+            "conditions", 3, [EchoServers.Berth, EchoServers.C, EchoServers.CSleeping, EchoServers.CSpinning], [Small], samples, [], []);
+
+        Assert.Equal($"{Small.Label}: {EchoServers.CSpinning}", choices);
+        var cell = Assert.Single(report.Cells);
+        Assert.Equal([0.4, 0.4, 0.4], Check(cell, "≥ 0.85x C").Rounds);
+        Assert.Equal(1.0 / 3, cell.CpuBerthVsC!.Value, 9);
+        Assert.Equal([EchoServers.Berth, EchoServers.C, EchoServers.CSleeping], cell.Servers.Select(r => r.Server));
+        Assert.Equal(1000, cell.Servers.Single(r => r.Server == EchoServers.CSleeping).MessagesPerSecond.Median);
+    }
+
+    [Fact]
     public void ATargetNeedsThreeRoundsAndAMissingServerIsNotMeasuredRatherThanMet()
     {
         var report = Summarize(

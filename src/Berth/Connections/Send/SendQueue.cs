@@ -475,7 +475,12 @@ internal sealed class SendQueue
         }
 
         _queuedFrames++;
-        _metrics.SendQueueBytes.Add(frameLength);
+        // Per frame, so only when something listens: the JIT inlines the add into this path, a NativeAOT build calls it.
+        if (_metrics.SendQueueBytes.Enabled)
+        {
+            _metrics.SendQueueBytes.Add(frameLength);
+        }
+
         if (_holdingForReplies)
         {
             _deferred!.Added();

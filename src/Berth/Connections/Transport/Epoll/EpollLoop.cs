@@ -6,7 +6,8 @@ namespace Berth.Connections.Transport.Epoll;
 /// <summary>
 /// One thread around one epoll descriptor. Sockets are registered once, edge-triggered for both directions; each event
 /// finishes the waiting receive and send of its socket right here, so what awaits them (the receive loop, frame
-/// decoding, the handler, the send loop) runs on this thread without a hop through the thread pool.
+/// decoding, the handler, the send loop) runs on this thread without a hop through the thread pool. After its last
+/// event the loop polls for a bounded time before it sleeps (<see cref="LoopSpin"/>).
 /// </summary>
 internal sealed unsafe class EpollLoop
 {
@@ -62,9 +63,21 @@ internal sealed unsafe class EpollLoop
     {
         var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * LinuxEpoll.EventSize));
         _threadId = Environment.CurrentManagedThreadId;
+        var spin = default(LoopSpin);
         while (true)
         {
-            var count = LinuxEpoll.Wait(_epoll, events, MaxEvents, _deferred.Count > 0 ? 0 : -1);
+            var deferred = _deferred.Count > 0;
+            var polling = !deferred && spin.Polling;
+            var count = LinuxEpoll.Wait(_epoll, events, MaxEvents, deferred || polling ? 0 : -1);
+            if (count > 0)
+            {
+                spin.Busy();
+            }
+            else if (polling)
+            {
+                Thread.Yield();
+            }
+
             for (var i = 0; i < count; i++)
             {
                 _registrations.Find(LinuxEpoll.DataAt(events, i))?.OnEvents(LinuxEpoll.EventsAt(events, i));
