@@ -77,7 +77,7 @@ public class SendBatchingBenchmarks
             _queue.TryAppend(body.Span, fromReceiveLoop: false);
         }
 
-        var batch = _queue.TakeBatch()!;
+        var batch = _queue.TakeBatch(out _)!;
         for (var first = 0; first < batch.SegmentCount; first += 8)
         {
             _buffers.Clear();
