@@ -76,13 +76,6 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     /// <summary>Arrays in use.</summary>
     internal int SegmentCount => _segments;
 
-    /// <summary>
-    /// The least size of the first array rented after a <see cref="Reset"/>, when larger than the segment size: a send
-    /// queue sets it to what its previous batch held, so a steady stream of batches a little over one segment takes
-    /// one array and one gather entry each instead of two.
-    /// </summary>
-    internal int FirstSegmentSize { get; set; }
-
     /// <inheritdoc />
     public void Advance(int count)
     {
@@ -176,7 +169,7 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
             Array.Resize(ref _counts, _segments * 2);
         }
 
-        _arrays[_segments] = _pool.Rent(Math.Max(needed, _segments == 0 ? Math.Max(_segmentSize, FirstSegmentSize) : _segmentSize));
+        _arrays[_segments] = _pool.Rent(Math.Max(needed, _segmentSize));
         _counts[_segments] = 0;
         return _segments++;
     }

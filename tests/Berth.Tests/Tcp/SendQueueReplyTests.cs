@@ -92,32 +92,6 @@ public sealed class SendQueueReplyTests
     }
 
     [Fact]
-    public void ABatchALittleOverOneSegmentTakesTwoArraysOnceAndOneArrayAfterwards()
-    {
-        var pool = new BufferPool();
-        var queue = new SendQueue(LengthFieldFormat.Berth, 1 << 20, pool, 16_384, BerthMetrics.For(null));
-        var body = new byte[1024];
-        int[] arraysPerBatch = [0, 0, 0];
-        for (var round = 0; round < arraysPerBatch.Length; round++)
-        {
-            for (var i = 0; i < 16; i++)
-            {
-                queue.TryAppend(body, fromReceiveLoop: false);
-            }
-
-            var batch = queue.TakeBatch(out _)!;
-            Assert.Equal(16 * 1028, batch.WrittenCount);
-            arraysPerBatch[round] = batch.SegmentCount;
-            Assert.Null(queue.BatchWritten(batch, out _));
-        }
-
-        // The two writers alternate: each learns the size from its own previous batch.
-        Assert.Equal([2, 2, 1], arraysPerBatch);
-        queue.Release(PeerAcknowledgement.Unknown);
-        Assert.Equal(0, pool.Outstanding);
-    }
-
-    [Fact]
     public void AfterACloseRepliesAreRefusedAndTheOnesAcceptedBeforeAreReportedUnsent()
     {
         var pool = new BufferPool();

@@ -35,12 +35,6 @@ namespace Berth.Connections.Send;
 /// </remarks>
 internal sealed class SendQueue
 {
-    /// <summary>
-    /// How many segments' worth a batch's first array may be, sized after the batch before it: enough for the replies
-    /// to a pipelined burst, while one large frame still rents its own array as it always does.
-    /// </summary>
-    private const int LargestFirstSegments = 4;
-
     private readonly Lock _lock = new();
     private readonly LengthFieldFormat _format;
     private readonly FrameEncoder _encoder;
@@ -284,7 +278,6 @@ internal sealed class SendQueue
         var frames = _inFlightFrames;
         _metrics.FramesSent.Add(frames);
         _metrics.BytesSent.Add(bytes);
-        batch.FirstSegmentSize = (int)Math.Min(bytes, LargestFirstSegments * _segmentSize);
         batch.Reset();
         TaskCompletionSource? room;
         PooledBufferWriter? next;
