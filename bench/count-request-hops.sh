@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Thread switches and system calls per request/response round trip, on the client (bench/Berth.CallLoad driving one
 # BerthClient per connection) and on the server (bench/Berth.RequestServer), beside the C load generator against the
-# C echo with the same connections, frames in flight and frame size. Counts only, no timings, so it may run on a busy
+# C echo with the same connections, frames in flight and frame size, and beside the same C pair built to poll epoll for
+# up to 50 us before it sleeps (berth-load-spin, berth-echo-spin). Counts only, no timings, so it may run on a busy
 # machine; compare the two pairs within one run.
 #
 #   bash bench/count-request-hops.sh                     cells 1x1 and 100x1 (connections x outstanding)
@@ -32,11 +33,11 @@ bash bench/native/echo/build.sh artifacts/compare > /dev/null
 bash bench/native/load/build.sh artifacts/compare > /dev/null
 bytes=$(dotnet bench/Berth.CallLoad/bin/Release/net10.0/Berth.CallLoad.dll --request-bytes)
 for cell in $cells; do
-    for pair in berth c; do
+    for pair in berth c c-spin; do
         python3 - "$pair" "${cell%x*}" "${cell#*x}" "$bytes" <<'PY'
 import json, os, re, subprocess, sys, time
 pair, connections, outstanding, size = sys.argv[1:5]
-calls_ = ["epoll_wait", "futex", "recvfrom", "sendmsg", "sendto", "writev"]
+calls_ = ["epoll_wait", "futex", "recvfrom", "recvmsg", "sendmsg", "sendto", "writev", "sched_yield", "getsockopt", "ioctl"]
 events = ["context-switches", "raw_syscalls:sys_enter"] + [f"syscalls:sys_enter_{c}" for c in calls_]
 if pair == "berth":
     driver = subprocess.Popen(["dotnet", "bench/Berth.CallLoad/bin/Release/net10.0/Berth.CallLoad.dll", "--target", "berth",
@@ -47,9 +48,10 @@ if pair == "berth":
     server = int(subprocess.run(["pgrep", "-P", str(driver.pid), "-f", "Berth.RequestServer"], capture_output=True, text=True, check=True).stdout.split()[0])
     echo = None
 else:
-    echo = subprocess.Popen(["artifacts/compare/berth-echo", "--port", "0", "--threads", str(os.cpu_count())], stdout=subprocess.PIPE, text=True)
+    spin = "-spin" if pair == "c-spin" else ""
+    echo = subprocess.Popen([f"artifacts/compare/berth-echo{spin}", "--port", "0", "--threads", str(os.cpu_count())], stdout=subprocess.PIPE, text=True)
     port = re.search(r":(\d+)", echo.stdout.readline()).group(1)
-    driver = subprocess.Popen(["artifacts/compare/berth-load", "--port", port, "--connections", connections, "--pipeline", outstanding,
+    driver = subprocess.Popen([f"artifacts/compare/berth-load{spin}", "--port", port, "--connections", connections, "--pipeline", outstanding,
                                "--size", size, "--warmup", "3", "--duration", "6"], stdout=subprocess.PIPE, text=True)
     time.sleep(5)
     server = echo.pid
@@ -84,7 +86,7 @@ for side, text in stats.items():
         if len(fields) > 2 and fields[0].replace(".", "").isdigit():
             counted[side][fields[2].replace("syscalls:sys_enter_", "").replace("raw_syscalls:sys_enter", "all syscalls")] = float(fields[0])
 calls = sum(counted["server"].get(call, 0) for call in ("sendmsg", "sendto", "writev")) or 1
-name = "Berth (CallLoad, RequestServer)" if pair == "berth" else "C (berth-load, berth-echo)"
+name = {"berth": "Berth (CallLoad, RequestServer)", "c": "C (berth-load, berth-echo)", "c-spin": "C spinning (berth-load-spin, berth-echo-spin)"}[pair]
 print(f"{name}, {connections} x {outstanding}, {size} B request bodies: {result.get('errors')} errors; per server send")
 for side, counts in counted.items():
     print(f"  {side}: " + ", ".join(f"{key} {value / calls:.3f}" for key, value in counts.items() if value))
