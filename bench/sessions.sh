@@ -11,6 +11,7 @@
 # at the end of the run. Needs what `bash scripts/setup.sh --compare` installs (gcc), and python3 to read JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/listening-port.sh
 
 connections=10000
 warmup=5
@@ -47,17 +48,11 @@ results="$out/results.tsv"
 # Starts a server, waits for its "listening on HOST:PORT" line, sets $server_pid and $port.
 start_server() {
     local log="$out/$1.log"
+    : > "$log"
     # shellcheck disable=SC2086 # the command line is split on purpose
     ${servers[$1]} > "$log" 2>&1 &
     server_pid=$!
-    for _ in $(seq 100); do
-        if port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" | head -1 | sed 's/.*://') && [ -n "$port" ]; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "sessions: $1 did not start: $(tail -3 "$log")" >&2
-    exit 1
+    port=$(listening_port "$log" "$server_pid" "sessions: $1") || exit 1
 }
 
 # The server process's resident memory in MB (the dotnet launcher execs the app, so the PID is the server's).
