@@ -44,7 +44,7 @@ def load(path):
             runs.append({
                 "round": int(round_), "connections": int(connections), "server": server, "client": client,
                 "p50": number(p50), "p99": number(p99), "errors": None if errors == "no-result" else int(float(errors)),
-                "rss": number(rss),
+                "rss": None if rss == "None" else int(float(rss)),
             })
     return runs
 
@@ -86,7 +86,8 @@ def sessions_table(runs, rounds):
         rows.append([connections, SERVERS[server], CLIENTS[client], spread(measured(group, "p50"), "ms"),
                      spread(measured(group, "p99"), "ms"), errors_cell(group), spread(measured(group, "rss"), "bytes")])
     return {
-        "title": f"Sessions at one request per second, p50 and p99 from when each request was due: median (min-max) of {rounds} round(s)",
+        "title": "Sessions at one request per second, p50 and p99 from when each request was due: "
+                 f"median (min-max) of {rounds} round(s)",
         "columns": [{"name": "sessions", "format": "int"}, {"name": "server", "format": "text"},
                     {"name": "client", "format": "text"}, {"name": "p50", "format": "range"},
                     {"name": "p99", "format": "range"}, {"name": "errors", "format": "int"},
@@ -109,8 +110,8 @@ def targets_table(runs):
         verdict = at_most(p99s, limit)
         if errors:
             verdict = f"not met ({errors} errors)"
-        elif missing and p99s:
-            verdict += f" ({missing} run(s) without a result)"
+        elif missing:
+            verdict = f"not met ({missing} run(s) without a result)"
         rows.append([connections, f"p99 at most {limit:g} ms", spread(p99s, "ms"), len(p99s), verdict])
     return {
         "title": "Targets: p99 of one request per second per session, the C load generator against berth serve",
@@ -120,9 +121,9 @@ def targets_table(runs):
         "rows": rows,
         "notes": ["Judged on the C load generator's p99 against berth serve (inline handlers, the default) in every "
                   "round: met when the highest run is within the limit, not met when even the lowest is over it, "
-                  "within noise otherwise; a run with errors is not met, and n/a means no run at that many sessions. "
-                  "The C client judges because a .NET client holding as many sockets on the same cores measures "
-                  "itself as much as the server."],
+                  "within noise otherwise; a run with errors or without a result is not met, and n/a means no run at "
+                  "that many sessions. The C client judges because a .NET client holding as many sockets on the same "
+                  "cores measures itself as much as the server."],
     }
 
 
