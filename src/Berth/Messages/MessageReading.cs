@@ -7,10 +7,11 @@ using Berth.Buffers;
 namespace Berth.Messages;
 
 /// <summary>
-/// Reads a message body (the bytes after the packet layer's id): <see cref="Read{TMessage}"/> throws, and the
-/// <c>TryRead</c> forms are for a caller that wants a bool rather than an exception, such as a raw <see cref="Connections.Packets.PacketRouter.Map"/> handler that decides itself what a
-/// rejected body costs. A valid body allocates only the message's own strings, arrays and lists; a rejected one also
-/// its <see cref="MessageFormatException"/>, which the generated reader throws and this method catches.
+/// Reads a message body (the bytes after the packet layer's id). <see cref="Read{TMessage}"/> throws on a rejected
+/// body; the <c>TryRead</c> forms answer with a bool, for a caller such as a raw
+/// <see cref="Connections.Packets.PacketRouter.Map"/> handler that decides itself what a rejected body costs. A valid
+/// body allocates only the message's own strings, arrays and lists; a rejected one also its
+/// <see cref="MessageFormatException"/>, which the generated reader throws and <c>TryRead</c> catches.
 /// </summary>
 public static class MessageReading
 {
