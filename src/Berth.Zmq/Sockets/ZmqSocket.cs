@@ -95,7 +95,7 @@ public sealed unsafe partial class ZmqSocket : IDisposable
     }
 
     /// <summary>True while a thread is inside a blocking call on this socket (tests observe a receive that is blocked).</summary>
-    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _owner) is { } owner && Volatile.Read(ref owner.Inside) == this);
+    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _owner) is { } owner && Volatile.Read(ref owner.Inside) == _number);
 
     /// <summary>Closes the socket during context disposal, unless another thread is inside a call (it then gets ETERM and closes it).</summary>
     internal void CloseFromContext()
