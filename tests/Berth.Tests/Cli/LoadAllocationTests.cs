@@ -47,4 +47,36 @@ public sealed class LoadAllocationTests(ITestOutputHelper output)
         Assert.True(result.Messages > 0, "nothing was echoed");
         Assert.True(perMessage < BytesPerMessageAllowed, $"{perMessage:F3} B per message ({after - before} B over {result.Messages})");
     }
+
+    /// <summary>At a rate, requests are sent from the epoll loops' timers (<see cref="LoadPacer"/>): no allocation per firing either.</summary>
+    [Fact]
+    public async Task ARunAtARateAllocatesNothingPerMessage()
+    {
+        await using var server = EchoTests.Start(new BerthServerOptions());
+        long before = 0, after = 0;
+        var runner = new LoadRunner(new LoadSettings
+        {
+            Host = "127.0.0.1",
+            Port = server.EndPoint.Port,
+            Connections = 100,
+            SizeMin = 4096,
+            SizeMax = 16384,
+            Rate = 100,
+            Pipeline = 16,
+            Warmup = TimeSpan.FromSeconds(1),
+            Duration = TimeSpan.FromSeconds(3),
+        })
+        {
+            MeasurementStarting = () => before = GC.GetTotalAllocatedBytes(precise: true),
+            MeasurementEnded = () => after = GC.GetTotalAllocatedBytes(precise: true),
+        };
+
+        var result = await runner.RunAsync(CancellationToken.None).Within();
+
+        var perMessage = (double)(after - before) / result.Messages;
+        output.WriteLine($"4-16 KiB x 100 at 100/s: {after - before} B over {result.Messages} messages, {perMessage:F3} B/msg");
+        Assert.Equal(0, result.Errors);
+        Assert.True(result.Messages > 0, "nothing was echoed");
+        Assert.True(perMessage < BytesPerMessageAllowed, $"{perMessage:F3} B per message ({after - before} B over {result.Messages})");
+    }
 }
