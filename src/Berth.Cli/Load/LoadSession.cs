@@ -34,6 +34,7 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     private readonly int[] _sizeAt = new int[settings.Pipeline];
     private ulong _sizes = ((ulong)seed * 0x9E3779B97F4A7C15) | 1;
     private Connection? _connection;
+    private LoadRecorder? _loopRecorder;
     private int _head;
     private int _tail;
     private int _pending;
@@ -67,7 +68,8 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     /// <summary>When the last echo arrived, or when the requests started if none did.</summary>
     public long LastEcho { get; private set; }
 
-    public override void OnConnected(Connection connection) => _connection = connection;
+    /// <summary>Takes the connection; a new one may be served by another loop, so the kept recorder is looked up again.</summary>
+    public override void OnConnected(Connection connection) => (_connection, _loopRecorder) = (connection, null);
 
     /// <summary>
     /// Closed loop: sends one frame now; its echo fills the pipeline. Sent from here, outside a delivery, each frame
@@ -181,8 +183,29 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         _pending--;
         LastEcho = now;
         Echoed = true;
-        progress.Recorder.Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
+        Recorder().Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
         return !window.IsOver;
+    }
+
+    /// <summary>
+    /// The receiving thread's recorder. A session on an epoll loop gets every echo on that loop's thread, so it keeps the
+    /// recorder after the first look-up instead of finding it in the thread-local table per echo (a share of the closed
+    /// loop's profile); elsewhere echoes may arrive on any pool thread, and each one looks it up.
+    /// </summary>
+    private LoadRecorder Recorder()
+    {
+        if (_loopRecorder is { } kept)
+        {
+            return kept;
+        }
+
+        var recorder = progress.Recorder;
+        if (Loop?.IsCurrentThread == true)
+        {
+            _loopRecorder = recorder;
+        }
+
+        return recorder;
     }
 
     /// <summary>
