@@ -17,6 +17,7 @@
 # Needs gcc, python3 and perf, and root or a perf_event_paranoid that lets perf attach to the client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/listening-port.sh
 
 cli=src/Berth.Cli/bin/Release/net10.0
 size=64
@@ -52,15 +53,7 @@ python3 scripts/long_results.py run-start "$state" "$command"
 rm -f "$out/echo.log"
 artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$out/echo.log" 2>&1 &
 echo=$!
-port=""
-for _ in $(seq 100); do
-    port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out/echo.log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
-    sleep 0.1
-done
-if [ -z "$port" ]; then
-    echo "profile-client: the C echo did not start: $(tail -3 "$out/echo.log")" >&2
-    exit 1
-fi
+port=$(listening_port "$out/echo.log" "$echo" "profile-client: the C echo") || exit 1
 
 # Write-xor-execute off, so perf finds the JIT's code under the names the perf map gives it.
 DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet "$cli/Berth.Cli.dll" load --port "$port" \
