@@ -41,6 +41,8 @@ if [ -z "$data" ]; then
 fi
 
 out=artifacts/profile-client
+# berth load raises its own soft limit; the echo needs one descriptor per session too (--rate runs 10,000).
+ulimit -n "$(ulimit -Hn)" 2> /dev/null || true
 mkdir -p "$out"
 bash bench/native/echo/build.sh artifacts/compare > /dev/null
 if [ "$cli" = src/Berth.Cli/bin/Release/net10.0 ]; then
