@@ -47,19 +47,14 @@ self_start=$(cut -d' ' -f14-17 "/proc/$$/stat")
 rows="$out/rounds.tsv"
 : > "$rows"
 
+source bench/lib/listening-port.sh
 # Starts a fresh C echo, waits for its "listening on HOST:PORT" line, sets $echo_pid and $port.
 start_echo() {
     local log=$1
     rm -f "$log"
     artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$log" 2>&1 &
     echo_pid=$!
-    for _ in $(seq 100); do
-        port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" 2> /dev/null | head -1 | sed 's/.*://') || true
-        [ -n "$port" ] && return 0
-        sleep 0.1
-    done
-    echo "client-vs-c: the C echo did not start: $(tail -3 "$log")" >&2
-    exit 1
+    port=$(listening_port "$log" "$echo_pid" "client-vs-c: the C echo") || exit 1
 }
 
 stop_echo() {

@@ -53,6 +53,7 @@ results=()
 for round in $(seq "$rounds"); do results+=(--results "$work/run/$round/results"); done
 dotnet "$report" codecs --run "$work/run/run.json" "${results[@]}" --data "$data" \
     --note "$rounds run(s), each one BenchmarkDotNet process over every method of FixedMessageBenchmarks and StringArrayMessageBenchmarks ($job_text); times are BenchmarkDotNet's mean per run, allocation its MemoryDiagnoser's bytes per operation." \
+    --note "Generated on the five-field struct is MessageWriting.Write and MessageReading.Read, the entries at the level of MemoryPack's Serialize and Deserialize (one copy each way for this struct); on the string-and-array message it is the contract's Write and Read on a PacketWriter and a PacketReader." \
     --note "HandWritten is the same fields on PacketWriter/PacketReader (the string-and-array message's ints as one WriteElements and one ReadElements); Protobuf and MemoryPack call each library directly on the same buffer writer; ProtobufCodec and MemoryPackCodec go through Berth.Protobuf and Berth.MemoryPack as a connection does; GeneratedView reads the name as a Utf8Field."
 # The page is the result file seen through the report model berth bench writes its pages with (src/Berth.Results/Reports).
 dotnet build bench/Berth.Figures -c Release -nologo -v quiet > /dev/null

@@ -10,6 +10,7 @@
 # Needs gcc, perf with the syscalls tracepoints, and root or a perf_event_paranoid that lets perf attach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/listening-port.sh
 
 cli=src/Berth.Cli/bin/Release/net10.0
 size=64
@@ -39,12 +40,10 @@ events="$events,raw_syscalls:sys_enter"
 
 count() {
     local name=$1; shift
+    : > "$out/$name.log"
     "$@" --port 0 > "$out/$name.log" 2>&1 &
-    local server=$! port=""
-    for _ in $(seq 100); do
-        port=$(grep -o '127.0.0.1:[0-9]*' "$out/$name.log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
-        sleep 0.1
-    done
+    local server=$! port
+    port=$(listening_port "$out/$name.log" "$server" "count-small-messages: $name") || exit 1
     artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
         --warmup 1 --duration 7 > /dev/null &
     local load=$!

@@ -13,6 +13,7 @@
 # (/sys/devices/system/cpu/cpu*/cpuidle: state 1 and up are halts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/listening-port.sh
 
 size=64
 connections=1
@@ -48,13 +49,10 @@ switches() { cat /proc/"$1"/task/*/status 2> /dev/null | awk '/^voluntary_ctxt/ 
 
 count() {
     local name=$1; shift
-: > "$out/$name.log"
+    : > "$out/$name.log"
     "$@" --port 0 > "$out/$name.log" 2>&1 &
-    local server=$! port=""
-    for _ in $(seq 100); do
-        port=$(grep -o '127.0.0.1:[0-9]*' "$out/$name.log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
-        sleep 0.1
-    done
+    local server=$! port
+    port=$(listening_port "$out/$name.log" "$server" "count-wakeups: $name") || exit 1
     artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
         --warmup 1 --duration 6 > /dev/null &
     local load=$!

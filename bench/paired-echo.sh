@@ -19,6 +19,7 @@
 # frame layout its server reads). Needs the load generator in artifacts/compare (bench/native/load/build.sh) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/listening-port.sh
 
 data=""
 first_load=""
@@ -82,11 +83,8 @@ for round in $(seq "$rounds"); do
             # shellcheck disable=SC2086 # the command line is split on purpose
             "${server_pin[@]}" ${servers[$server]} > "$log" 2>&1 &
             pid=$!
-            port=""
-            for _ in $(seq 100); do
-                port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
-                sleep 0.1
-            done
+            # A server that did not start has no result for this run (the load finds no port); the pair is not counted.
+            port=$(listening_port "$log" "$pid" "paired-echo: ${names[$server]}") || true
             # shellcheck disable=SC2086 # the load's extra arguments are split on purpose
             line=$("${load_pin[@]}" artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
                 --warmup "$warmup" --duration "$duration" ${loads[$server]} | grep '^{' || true)

@@ -15,6 +15,7 @@
 # perf_event_paranoid that lets perf and strace attach to the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/listening-port.sh
 
 cli=src/Berth.Cli/bin/Release/net10.0
 executable=""
@@ -58,13 +59,10 @@ fi
 if $c_echo; then
     server_command=(artifacts/compare/berth-echo --port 0 --threads "$(nproc)")
 fi
+: > "$out/serve.log"
 DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 "${server_command[@]}" > "$out/serve.log" 2>&1 &
 server=$!
-port=""
-for _ in $(seq 100); do
-    port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$out/serve.log" | head -1 | sed 's/.*://') && [ -n "$port" ] && break
-    sleep 0.1
-done
+port=$(listening_port "$out/serve.log" "$server" "profile-small-messages: the server") || exit 1
 artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
     --warmup 1 --duration 9 > "$out/load.json" &
 load=$!

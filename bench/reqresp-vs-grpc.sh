@@ -12,7 +12,9 @@
 # Each round runs every cell on Berth, on gRPC and on the loopback limit back to back, in an order that rotates by one
 # each round, so a round gives one ratio per cell. The limit is the C load generator (bench/native/load) against a fresh
 # C epoll echo (bench/native/echo, one thread per core) with the same connections, the same frames in flight on each
-# (--pipeline) and frames of the size of Berth's request (envelope and message, Berth.CallLoad --request-bytes).
+# (--pipeline) and frames of the size of Berth's request (envelope and message, Berth.CallLoad --request-bytes), run
+# twice per round: the pair that sleeps in epoll_wait and the pair that polls for up to 50 us first (berth-echo-spin with
+# berth-load-spin); the faster of the two in that round is the round's limit, and the result records which it was.
 # Targets: calls/s at least 5x gRPC's, p99 at most 0.3x gRPC's. A target is "met" when the median of at least 3 rounds'
 # ratios reaches it and so does every round, "within noise" when only the median does, "not met" when the median does
 # not ("< 3 rounds" with fewer). Where 5x gRPC is above the C limit, the "limit" column judges Berth against the limit
@@ -61,26 +63,31 @@ results="$out/results.tsv"
 state="$out/run.json"
 python3 scripts/long_results.py run-start "$state" "$command"
 
-# Starts a fresh C echo, waits for its "listening on HOST:PORT" line, sets $echo_pid and $port.
+source bench/lib/listening-port.sh
+# start_echo ECHO: starts a fresh C echo (berth-echo or berth-echo-spin), waits for its "listening on HOST:PORT" line,
+# sets $echo_pid and $port.
 start_echo() {
     local log=$out/echo.log
-    artifacts/compare/berth-echo --port 0 --threads "$(nproc)" > "$log" 2>&1 &
+    : > "$log"
+    "artifacts/compare/$1" --port 0 --threads "$(nproc)" > "$log" 2>&1 &
     echo_pid=$!
-    for _ in $(seq 100); do
-        port=$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" 2> /dev/null | head -1 | sed 's/.*://') || true
-        [ -n "$port" ] && return 0
-        sleep 0.1
-    done
-    echo "reqresp-vs-grpc: the C echo did not start: $(tail -3 "$log")" >&2
-    exit 1
+    port=$(listening_port "$log" "$echo_pid" "reqresp-vs-grpc: the C echo") || exit 1
 }
+
+# The two C pairs of the limit: the C programs that sleep in epoll_wait, and the same programs built to poll for up to
+# 50 us before they sleep (docs/decisions/c-echo-anchor.md). Each round runs both; reqresp_vs_grpc.py takes the faster.
+declare -A c_pairs=(
+    [c-sleeping]="berth-echo berth-load"
+    [c-spinning]="berth-echo-spin berth-load-spin"
+)
 
 # run TARGET CONNECTIONS OUTSTANDING: one run, its JSON line on stdout (empty when it printed none).
 run() {
     local target=$1 connections=$2 outstanding=$3
-    if [ "$target" = c ]; then
-        start_echo
-        artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline "$outstanding" \
+    if [ -n "${c_pairs[$target]:-}" ]; then
+        local pair=(${c_pairs[$target]})
+        start_echo "${pair[0]}"
+        "artifacts/compare/${pair[1]}" --port "$port" --connections "$connections" --pipeline "$outstanding" \
             --size "$request_bytes" --warmup "$warmup" --duration "$duration" | grep '^{' || true
         kill "$echo_pid" 2> /dev/null || true
         wait "$echo_pid" 2> /dev/null || true
@@ -98,14 +105,17 @@ for round in $(seq "$rounds"); do
     for cell in $cells; do
         connections=${cell%x*}
         outstanding=${cell#*x}
-        for target in "${order[@]}"; do
+        # The C limit's two pairs run back to back in its slot, the sleeping pair first in odd rounds.
+        c_order=(c-sleeping c-spinning)
+        ((round % 2)) || c_order=(c-spinning c-sleeping)
+        for target in $(printf '%s\n' "${order[@]}" | sed "s/^c$/${c_order[*]}/"); do
             line=$(run "$target" "$connections" "$outstanding")
             if [ -z "$line" ]; then
                 echo "reqresp-vs-grpc: the $target run of $cell printed no result" >&2
                 exit 1
             fi
             printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$target" "$connections" "$outstanding" "$line" >> "$results"
-            printf '  round %s  %-5s %3s x %-2s %s\n' "$round" "$target" "$connections" "$outstanding" \
+            printf '  round %s  %-10s %3s x %-2s %s\n' "$round" "$target" "$connections" "$outstanding" \
                 "$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print("{:,.0f} calls/s, p99 {:,.0f} us, failed calls {}".format(r.get("calls_per_s", r.get("msg_per_s")), r["p99_us"], r["errors"]))' "$line")"
         done
     done

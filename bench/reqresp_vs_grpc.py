@@ -3,8 +3,9 @@
 
   reqresp_vs_grpc.py RESULTS_TSV STATE DATA
 
-RESULTS_TSV holds one line per run: round, target (berth, grpc, or c for the C load generator against the C echo),
-connections, outstanding, then Berth.CallLoad's JSON line or, for c, berth-load's.
+RESULTS_TSV holds one line per run: round, target (berth, grpc, or one of the C pairs: c-sleeping for berth-load
+against berth-echo, c-spinning for berth-load-spin against berth-echo-spin), connections, outstanding, then
+Berth.CallLoad's JSON line or, for a C pair, berth-load's. A round's C limit is the faster of its two C pairs.
 Prints each cell's verdicts and writes the tables as a berth-result/1 file, DATA; bench/reqresp-vs-grpc.sh renders
 its HTML page from that file with Berth.Figures, as the other producers' pages are.
 Targets are judged on paired rounds by scripts/paired_rounds.py (the rule of docs/RESULTS.md).
@@ -21,6 +22,7 @@ from paired_rounds import spread, verdict  # noqa: E402
 
 CALLS_TARGET = 5.0  # Berth's calls/s at least this many times gRPC's
 P99_TARGET = 0.3  # Berth's p99 at most this share of gRPC's
+C_PAIRS = {"c-sleeping": "sleeping", "c-spinning": "spinning"}  # target in the results file: its name in the tables
 MATCHING_LIMIT = 0.95  # where CALLS_TARGET x gRPC is above the C limit, Berth at this share of the limit's calls/s matches it
 
 
@@ -34,12 +36,21 @@ def load(path):
             if cell not in cells:
                 cells.append(cell)
             result = json.loads(result)
-            if target == "c":
+            if target in C_PAIRS:
                 # berth-load counts echoed frames; with one frame per call they are the limit's round trips.
                 result["calls_per_s"] = result["msg_per_s"]
+                result["pair"] = C_PAIRS[target]
             runs.setdefault((cell, target), []).append((int(round_), result))
     # A round's runs ran back to back: Berth's nth run beside gRPC's nth and the C limit's nth.
-    return cells, {key: [r for _, r in sorted(value, key=lambda item: item[0])] for key, value in runs.items()}
+    runs = {key: [r for _, r in sorted(value, key=lambda item: item[0])] for key, value in runs.items()}
+    for cell in cells:
+        runs[(cell, "c")] = [faster_pair(pairs) for pairs in zip(*(runs.get((cell, target), []) for target in C_PAIRS))]
+    return cells, runs
+
+
+def faster_pair(pairs):
+    """The round's C limit: the pair with more round trips per second, a pair with a failed call only if both had one."""
+    return max(pairs, key=lambda r: (r["errors"] == 0, r["calls_per_s"]))
 
 
 def package_version(name):
@@ -77,7 +88,7 @@ def tables(cells, runs):
         throughput.append([label, spread(values(berth, "calls_per_s"), "count"), spread(values(grpc, "calls_per_s"), "count"),
                            " ".join(f"{r:.2f}x" for r in calls), median(calls),
                            verdict(calls, CALLS_TARGET, higher_is_better=True),
-                           spread(values(c, "calls_per_s"), "count"), median(c_vs_grpc),
+                           spread(values(c, "calls_per_s"), "count"), " ".join(values(c, "pair")), median(c_vs_grpc),
                            " ".join(f"{r:.2f}x" for r in berth_vs_c), median(berth_vs_c),
                            limit_verdict(berth_vs_c, c_vs_grpc)])
         latency.append([label, spread(values(berth, "p50_us"), "us"), spread(values(grpc, "p50_us"), "us"),
@@ -90,14 +101,17 @@ def tables(cells, runs):
         cost.append([label, cpu(berth), cpu(grpc),
                      spread(values(berth, "server_bytes_per_call"), "bytes"), spread(values(berth, "driver_bytes_per_call"), "bytes"),
                      spread(values(grpc, "server_bytes_per_call"), "bytes"), spread(values(grpc, "driver_bytes_per_call"), "bytes"),
-                     sum(r["errors"] for r in berth + grpc + c)])
+                     sum(r["errors"] for r in berth + grpc + [r for t in C_PAIRS for r in runs.get((cell, t), [])])])
     notes = ["Cells are connections x calls outstanding per connection, closed loop. Each round runs a cell on Berth, "
              "on gRPC and on the C limit back to back, the first of the three rotating by one each round; a round's "
              "ratio is that round's pair. Ranges are median (min-max) over the rounds.",
              "The C limit: the C load generator (bench/native/load, one thread) against a fresh C epoll echo "
              "(bench/native/echo, one thread per core) with the cell's connections, the cell's outstanding count as "
              "frames in flight per connection, and frames of Berth's request size (envelope and message): the loopback "
-             "round trip with nothing but the sockets. Where C/gRPC is under 5x, no server can reach 5x gRPC on this "
+             "round trip with nothing but the sockets. Each round runs two such pairs back to back, the programs that "
+             "sleep in epoll_wait (berth-load, berth-echo) and the same programs polling for up to 50 us before they "
+             "sleep (berth-load-spin, berth-echo-spin), and the round's limit is the faster of the two (C pair per "
+             "round names it). Where C/gRPC is under 5x, no server can reach 5x gRPC on this "
              f"machine, and the limit column judges Berth/C against {MATCHING_LIMIT:g}x instead (docs/RESULTS.md, "
              "Verdicts); the at least 5x column keeps its verdict.",
              f"gRPC: Grpc.AspNetCore {package_version('Grpc.AspNetCore')} and Grpc.Net.Client "
@@ -111,7 +125,8 @@ def tables(cells, runs):
             "columns": [{"name": "cell", "format": "text"}, {"name": "Berth calls/s", "format": "range"},
                         {"name": "gRPC calls/s", "format": "range"}, {"name": "ratio per round", "format": "text"},
                         {"name": "median ratio", "format": "ratio"}, {"name": "at least 5x", "format": "verdict"},
-                        {"name": "C calls/s", "format": "range"}, {"name": "C/gRPC", "format": "ratio"},
+                        {"name": "C calls/s", "format": "range"}, {"name": "C pair per round", "format": "text"},
+                        {"name": "C/gRPC", "format": "ratio"},
                         {"name": "Berth/C per round", "format": "text"}, {"name": "median Berth/C", "format": "ratio"},
                         {"name": "limit", "format": "verdict"}],
             "rows": throughput,
@@ -139,7 +154,7 @@ def tables(cells, runs):
             "rows": cost,
             "notes": ["CPU is the server process's utime + stime over the window. Bytes per call are each process's "
                       "GC.GetTotalAllocatedBytes(precise) delta over the window divided by the window's calls, "
-                      "everything the process allocated included."],
+                      "everything the process allocated included. Failed calls count every run of the cell, both C pairs' included."],
         },
     }
 
@@ -154,8 +169,8 @@ def main():
         for row in table["rows"]:
             print(f"  {row[0]}: ratio per round {row[3 if name == 'throughput' else 5]}, verdict {row[5 if name == 'throughput' else 7]}")
             if name == "throughput":
-                c_vs_grpc = "n/a" if row[7] is None else f"{row[7]:.2f}x"
-                print(f"    C/gRPC {c_vs_grpc}, Berth/C per round {row[8]}, limit {row[10]}")
+                c_vs_grpc = "n/a" if row[8] is None else f"{row[8]:.2f}x"
+                print(f"    C pair per round {row[7]}, C/gRPC {c_vs_grpc}, Berth/C per round {row[9]}, limit {row[11]}")
     long_results.write_json(data, {"schema": long_results.SCHEMA, "provenance": long_results.provenance(state),
                                    "tables": all_tables})
     print(f"wrote {data}")

@@ -106,6 +106,14 @@ internal sealed class MessageEmitter
         _indent--;
         Close();
         Line();
+        var width = m.Fields.Sum(f => FixedWidth.Of(f.Type));
+        if (width <= m.MaxEncodedSize)
+        {
+            // Over the bound, every value would be refused, so such a contract keeps the default of 0 and its writer's check.
+            Line("/// <inheritdoc />");
+            Line($"public static int BlockSize => BerthIsBlock ? {width} : 0;");
+            Line();
+        }
     }
 
     /// <summary>

@@ -33,3 +33,12 @@ public sealed partial record Dot : Shape
 
 [Message(5)]
 public sealed partial record Line([property: Field(0)] int Length, [property: Field(1)] string Label) : Shape;
+
+/// <summary>Fixed-width fields laid out as their wire form: written and read as one block.</summary>
+[Message(6)]
+public partial struct Position
+{
+    [Field(0)] public int Id;
+    [Field(1)] public float X;
+    [Field(2)] public long Tick;
+}

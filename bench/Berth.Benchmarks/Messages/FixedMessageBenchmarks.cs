@@ -52,16 +52,16 @@ public class FixedMessageBenchmarks
         return read.Tick;
     }
 
-    /// <summary>The generated contract.</summary>
+    /// <summary>
+    /// The generated contract through the entries that write a body into a buffer writer and read it from a span, as
+    /// MemoryPack's are called below: for this struct one copy each way.
+    /// </summary>
     [Benchmark]
     public long Generated()
     {
         _buffer.ResetWrittenCount();
-        var writer = new PacketWriter(_buffer);
-        Position.Write(ref writer, _position);
-        writer.Flush();
-        var reader = new PacketReader(_buffer.WrittenSpan);
-        return Position.Read(ref reader).Tick;
+        MessageWriting.Write(_buffer, _position);
+        return MessageReading.Read<Position>(_buffer.WrittenSpan).Tick;
     }
 
     /// <summary>Google.Protobuf into the same buffer writer, parsed from the written span.</summary>

@@ -128,11 +128,11 @@ internal static class ZmqBenchmark
 
     private static List<object[]> Throughput(ThroughputPattern pattern, int[] sizes, NativeZmqPrograms native, NetZmqPeer? netZmq, bool quick, int rounds)
     {
-        // PUSH/PULL shows every send strategy and the async path; ROUTER/DEALER the default calls, the strongest strategy and
-        // the two paths the default chooses between.
+        // PUSH/PULL shows every send strategy and the async path; ROUTER/DEALER the default calls, the like-for-like rows of
+        // the C msg and zerocopy styles (Message, ZeroCopy) and the two paths the default chooses between.
         SendStrategy[] strategies = pattern == ThroughputPattern.PushPull
             ? Enum.GetValues<SendStrategy>()
-            : [SendStrategy.Default, SendStrategy.Message, SendStrategy.Copied, SendStrategy.Pooled];
+            : [SendStrategy.Default, SendStrategy.Message, SendStrategy.ZeroCopy, SendStrategy.Copied, SendStrategy.Pooled];
         var rows = new List<object[]>();
         foreach (var size in sizes)
         {

@@ -3,13 +3,14 @@ using Berth.Zmq;
 
 namespace Berth.Cli.Zmq;
 
-/// <summary><c>berth zmq echo|bench</c>: their options and how they map onto <see cref="ZmqEchoSettings"/> and <see cref="ZmqBenchSettings"/>.</summary>
+/// <summary><c>berth zmq echo|bench|cell</c>: their options and how they map onto their settings records.</summary>
 internal static class ZmqCommand
 {
     public static Command Create() => new("zmq", "ZeroMQ echo server and benchmark (Berth.Zmq beside libzmq driven from C).")
     {
         Echo(),
         Bench(),
+        Cell(),
     };
 
     private static Command Echo()
@@ -44,6 +45,27 @@ internal static class ZmqCommand
                 parsed.GetValue(rounds),
                 parsed.GetValue(size)),
             settings => Task.FromResult(ZmqBenchmark.Run(settings)));
+        return command;
+    }
+
+    private static Command Cell()
+    {
+        var pattern = OptionValues.Text("--pattern", "push-pull or router-dealer.", "push-pull", "PATTERN");
+        pattern.AcceptOnlyFromAmong("push-pull", "router-dealer");
+        var strategy = OptionValues.Text("--strategy", "How the sender makes each message, as in the bench's Berth rows.", nameof(SendStrategy.Default), "STRATEGY");
+        strategy.AcceptOnlyFromAmong(Enum.GetNames<SendStrategy>());
+        var size = OptionValues.Int("--size", "Message size in bytes.", 64, 1, 64 * 1024 * 1024);
+        var count = OptionValues.Int("--count", "Messages per round (after a warm-up of a tenth, at least 3,000).", 2_000_000, 2);
+        var rounds = OptionValues.Int("--rounds", "Rounds, one after another in this process.", 6, 1);
+        var command = new Command("cell", "Runs one Berth.Zmq throughput cell of the bench round after round and prints each round's rate: a target for profilers, not a comparison.") { pattern, strategy, size, count, rounds };
+        command.SetRun(
+            parsed => new ZmqCellSettings(
+                parsed.GetValue(pattern) == "router-dealer" ? ThroughputPattern.RouterDealer : ThroughputPattern.PushPull,
+                Enum.Parse<SendStrategy>(parsed.GetValue(strategy)!),
+                parsed.GetValue(size),
+                parsed.GetValue(count),
+                parsed.GetValue(rounds)),
+            settings => Task.FromResult(ZmqCell.Run(settings)));
         return command;
     }
 

@@ -22,7 +22,7 @@ public sealed unsafe partial class ZmqSocket
                 // libzmq accepts the remaining frames once the first is in, so only the first can time out.
                 if (!SendCore(frames[i].Span, i < frames.Length - 1 ? SendMoreFlag : 0))
                 {
-                    throw new TimeoutException($"send on {Type} socket timed out (SendTimeout)");
+                    throw SendTimedOut();
                 }
             }
         }
@@ -47,7 +47,7 @@ public sealed unsafe partial class ZmqSocket
             {
                 if (!ReceiveMessageCore(msg, 0))
                 {
-                    throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+                    throw ReceiveTimedOut();
                 }
 
                 frames.Add(new ReadOnlySpan<byte>(LibZmq.MsgData(msg), (int)LibZmq.MsgSize(msg)).ToArray());

@@ -16,6 +16,15 @@ public sealed partial class ZmqSocket
     [ThreadStatic]
     private static CallerSlot? t_caller;
 
+    /// <summary>The last number given to a socket; a slot names the socket it is inside by number (0: none).</summary>
+    private static long s_lastNumber;
+
+    /// <summary>
+    /// This socket's number, unique in the process. A slot stores it rather than a reference: a reference store into a
+    /// heap object pays the GC's write barrier, on every claim of the owner's fast path.
+    /// </summary>
+    private readonly long _number = Interlocked.Increment(ref s_lastNumber);
+
     /// <summary>The slot of the thread that last claimed the socket; null before the first call.</summary>
     private CallerSlot? _owner;
 
@@ -34,29 +43,29 @@ public sealed partial class ZmqSocket
     internal void Enter()
     {
         var caller = Caller;
-        if (Volatile.Read(ref _owner) == caller && caller.Inside is null)
+        if (Volatile.Read(ref _owner) == caller && caller.Inside == CallerSlot.Outside)
         {
-            Volatile.Write(ref caller.Inside, this);
+            Volatile.Write(ref caller.Inside, _number);
             if (Volatile.Read(ref _owner) == caller && Volatile.Read(ref _state) == Idle)
             {
                 return;
             }
 
-            Volatile.Write(ref caller.Inside, null);
+            Volatile.Write(ref caller.Inside, CallerSlot.Outside);
         }
 
         // A thread already inside another socket (a call made while a poll holds sockets) keeps this claim in the state
         // word: its slot names one socket at a time.
-        ClaimByState(caller, own: caller.Inside is null);
+        ClaimByState(caller, own: caller.Inside == CallerSlot.Outside);
     }
 
     /// <summary>Gives the socket back; only the claiming thread can, so plain reads suffice.</summary>
     internal void Exit()
     {
         var caller = t_caller;
-        if (caller is not null && caller.Inside == this)
+        if (caller is not null && caller.Inside == _number)
         {
-            Volatile.Write(ref caller.Inside, null);
+            Volatile.Write(ref caller.Inside, CallerSlot.Outside);
             return;
         }
 
@@ -89,7 +98,7 @@ public sealed partial class ZmqSocket
             // Makes the previous owner's slot store visible here, and the state and owner written above visible to
             // it, whatever order its processor kept them in.
             Interlocked.MemoryBarrierProcessWide();
-            if (Volatile.Read(ref owner.Inside) == this)
+            if (Volatile.Read(ref owner.Inside) == _number)
             {
                 // The owner stays the owner: a later claim must look at its slot again while it is inside.
                 Volatile.Write(ref _owner, owner);
@@ -100,7 +109,7 @@ public sealed partial class ZmqSocket
 
         if (own)
         {
-            Volatile.Write(ref caller.Inside, this);
+            Volatile.Write(ref caller.Inside, _number);
             Volatile.Write(ref _state, Idle);
         }
     }
@@ -115,7 +124,7 @@ public sealed partial class ZmqSocket
         }
 
         Interlocked.MemoryBarrierProcessWide();
-        return Volatile.Read(ref owner.Inside) == this;
+        return Volatile.Read(ref owner.Inside) == _number;
     }
 
     /// <summary>
@@ -125,7 +134,7 @@ public sealed partial class ZmqSocket
     private void HoldByState()
     {
         var caller = t_caller;
-        if (caller is null || caller.Inside != this)
+        if (caller is null || caller.Inside != _number)
         {
             return;
         }
@@ -137,12 +146,16 @@ public sealed partial class ZmqSocket
             spin.SpinOnce();
         }
 
-        Volatile.Write(ref caller.Inside, null);
+        Volatile.Write(ref caller.Inside, CallerSlot.Outside);
     }
 
     /// <summary>Which socket a thread is inside, if it holds one by its slot.</summary>
     private sealed class CallerSlot
     {
-        public ZmqSocket? Inside;
+        /// <summary>The value of <see cref="Inside"/> when the thread holds no socket by its slot.</summary>
+        public const long Outside = 0;
+
+        /// <summary>The number of the socket the thread is inside, or <see cref="Outside"/>.</summary>
+        public long Inside;
     }
 }

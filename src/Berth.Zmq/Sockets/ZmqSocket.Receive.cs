@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Text;
 using Berth.Zmq.Native;
 
@@ -18,7 +19,7 @@ public sealed unsafe partial class ZmqSocket
         try
         {
             var size = ReceiveCore(buffer, 0);
-            return size >= 0 ? size : throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+            return size >= 0 ? size : throw ReceiveTimedOut();
         }
         finally
         {
@@ -55,7 +56,7 @@ public sealed unsafe partial class ZmqSocket
         {
             if (!ReceiveMessageCore(message.Pointer, 0))
             {
-                throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+                throw ReceiveTimedOut();
             }
         }
         finally
@@ -91,7 +92,7 @@ public sealed unsafe partial class ZmqSocket
             var msg = Scratch;
             if (!ReceiveMessageCore(msg, 0))
             {
-                throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+                throw ReceiveTimedOut();
             }
 
             return new ReadOnlySpan<byte>(LibZmq.MsgData(msg), (int)LibZmq.MsgSize(msg)).ToArray();
@@ -112,7 +113,7 @@ public sealed unsafe partial class ZmqSocket
             var msg = Scratch;
             if (!ReceiveMessageCore(msg, 0))
             {
-                throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+                throw ReceiveTimedOut();
             }
 
             return Encoding.UTF8.GetString(LibZmq.MsgData(msg), (int)LibZmq.MsgSize(msg));
@@ -146,11 +147,16 @@ public sealed unsafe partial class ZmqSocket
 
         if (size > buffer.Length)
         {
-            throw new ZmqException(MessageTooLong, $"a {size}-byte frame did not fit the {buffer.Length}-byte buffer and was truncated; receive into a ZmqMessage when sizes are unknown");
+            throw FrameTooLong(size, buffer.Length);
         }
 
         return size;
     }
+
+    /// <summary>The exception for a frame longer than the caller's buffer (built outside the hot path, as <see cref="ReceiveTimedOut"/>).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static ZmqException FrameTooLong(int size, int bufferLength) =>
+        new(MessageTooLong, $"a {size}-byte frame did not fit the {bufferLength}-byte buffer and was truncated; receive into a ZmqMessage when sizes are unknown");
 
     private bool ReceiveMessageCore(ZmqMsg* msg, int flags)
     {

@@ -39,7 +39,7 @@ public sealed unsafe partial class ZmqSocket
         {
             if (!SendCore(data, more ? SendMoreFlag : 0))
             {
-                throw new TimeoutException($"send on {Type} socket timed out (SendTimeout)");
+                throw SendTimedOut();
             }
         }
         finally
@@ -99,7 +99,7 @@ public sealed unsafe partial class ZmqSocket
         {
             if (!SendMessageCore(message.Pointer, more ? SendMoreFlag : 0))
             {
-                throw new TimeoutException($"send on {Type} socket timed out (SendTimeout)");
+                throw SendTimedOut();
             }
         }
         finally

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Berth.Zmq.Native;
 
 namespace Berth.Zmq;
@@ -95,7 +96,7 @@ public sealed unsafe partial class ZmqSocket : IDisposable
     }
 
     /// <summary>True while a thread is inside a blocking call on this socket (tests observe a receive that is blocked).</summary>
-    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _owner) is { } owner && Volatile.Read(ref owner.Inside) == this);
+    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _owner) is { } owner && Volatile.Read(ref owner.Inside) == _number);
 
     /// <summary>Closes the socket during context disposal, unless another thread is inside a call (it then gets ETERM and closes it).</summary>
     internal void CloseFromContext()
@@ -135,6 +136,17 @@ public sealed unsafe partial class ZmqSocket : IDisposable
 
         return error;
     }
+
+    /// <summary>
+    /// The exception for a send that timed out. Built outside the callers so that the hot send and receive methods
+    /// carry no string-formatting locals: their frames, zeroed on every call, stay small.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private TimeoutException SendTimedOut() => new($"send on {Type} socket timed out (SendTimeout)");
+
+    /// <summary>The exception for a receive that timed out (built outside the callers, as <see cref="SendTimedOut"/>).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private TimeoutException ReceiveTimedOut() => new($"receive on {Type} socket timed out (ReceiveTimeout)");
 
     private ZmqException Failure(int error, string operation)
     {

@@ -32,7 +32,7 @@ public sealed unsafe partial class ZmqSocket
         {
             if (!SendCore(ZmqMessageFrames.Plain(TypedFrame, message), more ? SendMoreFlag : 0))
             {
-                throw new TimeoutException($"send on {Type} socket timed out (SendTimeout)");
+                throw SendTimedOut();
             }
         }
         finally
@@ -68,7 +68,7 @@ public sealed unsafe partial class ZmqSocket
     /// <exception cref="TimeoutException"><see cref="ReceiveTimeout"/> elapsed.</exception>
     public TMessage ReceiveMessage<TMessage>()
         where TMessage : IMessage<TMessage> =>
-        ReceiveTyped<TMessage>(null, 0, out var message) ? message : throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+        ReceiveTyped<TMessage>(null, 0, out var message) ? message : throw ReceiveTimedOut();
 
     /// <summary>
     /// Receives the next two-frame message, a routing frame then a <typeparamref name="TMessage"/> (what a ROUTER
@@ -81,7 +81,7 @@ public sealed unsafe partial class ZmqSocket
         where TMessage : IMessage<TMessage>
     {
         ArgumentNullException.ThrowIfNull(routingId);
-        return ReceiveTyped<TMessage>(routingId, 0, out var message) ? message : throw new TimeoutException($"receive on {Type} socket timed out (ReceiveTimeout)");
+        return ReceiveTyped<TMessage>(routingId, 0, out var message) ? message : throw ReceiveTimedOut();
     }
 
     /// <summary>

@@ -22,6 +22,14 @@ public interface IMessage<TSelf>
     /// <summary>Bytes a typical body takes: exact when every field has a fixed width, a starting guess otherwise.</summary>
     static abstract int SizeHint { get; }
 
+    /// <summary>
+    /// The body's size when the contract's memory is its wire form on this machine (fixed-width fields in wire order,
+    /// no padding, the machine's byte order the contract's) and that size is within <see cref="Bounds"/>; 0 otherwise,
+    /// the default. <see cref="MessageWriting.Write{TMessage}"/> and <see cref="MessageReading.Read{TMessage}"/> then
+    /// copy the value as one block. The generator answers it; a hand-written contract keeps the default.
+    /// </summary>
+    static virtual int BlockSize => 0;
+
     /// <summary>Writes <paramref name="message"/> as a whole body (without its id).</summary>
     /// <exception cref="ArgumentException">
     /// The writer's byte order is not the contract's, a non-nullable field is null, or a bound is exceeded.

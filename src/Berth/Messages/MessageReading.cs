@@ -1,14 +1,17 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Berth.Buffers;
 
 namespace Berth.Messages;
 
 /// <summary>
-/// Reads a message body (the bytes after the packet layer's id) for a caller that wants a bool rather than an
-/// exception, such as a raw <see cref="Connections.Packets.PacketRouter.Map"/> handler that decides itself what a
-/// rejected body costs. A valid body allocates only the message's own strings, arrays and lists; a rejected one also
-/// its <see cref="MessageFormatException"/>, which the generated reader throws and this method catches.
+/// Reads a message body (the bytes after the packet layer's id). <see cref="Read{TMessage}"/> throws on a rejected
+/// body; the <c>TryRead</c> forms answer with a bool, for a caller such as a raw
+/// <see cref="Connections.Packets.PacketRouter.Map"/> handler that decides itself what a rejected body costs. A valid
+/// body allocates only the message's own strings, arrays and lists; a rejected one also its
+/// <see cref="MessageFormatException"/>, which the generated reader throws and <c>TryRead</c> catches.
 /// </summary>
 public static class MessageReading
 {
@@ -35,6 +38,23 @@ public static class MessageReading
         }
     }
 
+    /// <summary>
+    /// Reads one contiguous <paramref name="body"/> in the contract's byte order, as <see cref="IMessage{TSelf}.Read"/>
+    /// does. A body of exactly <see cref="IMessage{TSelf}.BlockSize"/> bytes is one copy; a shorter one (an older
+    /// writer's) or a longer one (a newer writer's) is read field by field, which gives missing trailing fields their
+    /// defaults, skips extra ones and checks the bound.
+    /// </summary>
+    /// <exception cref="MessageFormatException">The body is truncated, malformed or beyond a bound.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static TMessage Read<TMessage>(ReadOnlySpan<byte> body)
+        where TMessage : IMessage<TMessage>
+    {
+        var size = MessageBlock.Size<TMessage>();
+        return size != 0 && body.Length == size
+            ? Unsafe.ReadUnaligned<TMessage>(ref MemoryMarshal.GetReference(body))
+            : ReadFields<TMessage>(body);
+    }
+
     /// <summary>Reads one contiguous <paramref name="body"/> in the contract's byte order.</summary>
     /// <returns>True with the message; false with the <see cref="MessageFormatException"/> naming field, offset and fault.</returns>
     public static bool TryRead<TMessage>(
@@ -45,8 +65,7 @@ public static class MessageReading
     {
         try
         {
-            var reader = new PacketReader(body, TMessage.ByteOrder);
-            message = TMessage.Read(ref reader);
+            message = Read<TMessage>(body);
             error = null;
             return true;
         }
@@ -56,5 +75,14 @@ public static class MessageReading
             error = e;
             return false;
         }
+    }
+
+    // Out of line so that a block's caller keeps no PacketReader in its frame.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static TMessage ReadFields<TMessage>(ReadOnlySpan<byte> body)
+        where TMessage : IMessage<TMessage>
+    {
+        var reader = new PacketReader(body, TMessage.ByteOrder);
+        return TMessage.Read(ref reader);
     }
 }

@@ -72,6 +72,13 @@ public static class RequestEnvelope
     /// <summary>Reads the correlation id and the tag from the bytes after the kind, which the packet router already consumed.</summary>
     internal static bool TryReadTail(in ReadOnlySequence<byte> afterKind, out long correlation, out int tag)
     {
+        // Almost every frame is one segment: read it in place rather than slice and copy the sequence.
+        if (afterKind.FirstSpan.Length >= TailLength)
+        {
+            (correlation, tag) = ReadTail(afterKind.FirstSpan);
+            return true;
+        }
+
         if (afterKind.Length < TailLength)
         {
             (correlation, tag) = (0, 0);
