@@ -7,10 +7,13 @@
 #
 #   bash bench/profile-client.sh --data docs/data/decisions/client-pipelining-after.json
 #   bash bench/profile-client.sh --previous a842445 --data docs/data/decisions/client-pipelining-before.json
+#   bash bench/profile-client.sh --rate 1 --connections 2000 --size 10240 --data docs/data/decisions/client-rate-after.json
 #
 # Runs `berth load` (this build's, or the one of --previous COMMIT, built by bench/build-previous-engine.sh) against
 # the C epoll echo (bench/native/echo): --connections (default 100), pipeline 16, --size (default 64) bytes. Messages
 # in the counted window are the run's echoed messages per second times the window, so per-message counts are averages.
+# With --rate R each session sends R requests per second instead of a closed loop, and the counts add the waits a
+# paced client makes (epoll_pwait2 and clock_nanosleep): per echoed message is then per request.
 # Needs gcc, python3 and perf, and root or a perf_event_paranoid that lets perf attach to the client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +22,7 @@ source bench/lib/listening-port.sh
 cli=src/Berth.Cli/bin/Release/net10.0
 size=64
 connections=100
+rate=""
 data=""
 command="bash bench/profile-client.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
@@ -26,6 +30,7 @@ while (($#)); do
         --previous) cli=$(bash bench/build-previous-engine.sh "$2"); shift 2 ;;
         --size) size="$2"; shift 2 ;;
         --connections) connections="$2"; shift 2 ;;
+        --rate) rate="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
         *) echo "profile-client: unknown option $1 (see the header of bench/profile-client.sh)" >&2; exit 2 ;;
     esac
@@ -36,6 +41,8 @@ if [ -z "$data" ]; then
 fi
 
 out=artifacts/profile-client
+# berth load raises its own soft limit; the echo needs one descriptor per session too (--rate runs 10,000).
+ulimit -n "$(ulimit -Hn)" 2> /dev/null || true
 mkdir -p "$out"
 bash bench/native/echo/build.sh artifacts/compare > /dev/null
 if [ "$cli" = src/Berth.Cli/bin/Release/net10.0 ]; then
@@ -52,13 +59,22 @@ port=$(listening_port "$out/echo.log" "$echo" "profile-client: the C echo") || e
 
 # Write-xor-execute off, so perf finds the JIT's code under the names the perf map gives it.
 DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet "$cli/Berth.Cli.dll" load --port "$port" \
-    --connections "$connections" --pipeline 16 --size "$size" --warmup 2 --duration 8 --data "$out/load.json" \
+    --connections "$connections" --pipeline 16 --size "$size" ${rate:+--rate "$rate"} --warmup 2 --duration 8 --data "$out/load.json" \
     > "$out/load.out" 2>&1 &
 load=$!
-sleep 4
+if [ -n "$rate" ]; then
+    # Thousands of sessions take a while to connect: count from when they all hold a descriptor, a second into warm-up.
+    for _ in $(seq 600); do
+        [ "$(ls "/proc/$load/fd" 2> /dev/null | wc -l)" -ge "$connections" ] && break
+        sleep 0.1
+    done
+    sleep 1
+else
+    sleep 4
+fi
 window=2
 perf stat -x, -o "$out/stat.csv" -p "$load" \
-    -e syscalls:sys_enter_sendmsg,syscalls:sys_enter_recvfrom,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_futex,context-switches \
+    -e syscalls:sys_enter_sendmsg,syscalls:sys_enter_recvfrom,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_futex,context-switches${rate:+,syscalls:sys_enter_epoll_pwait2,syscalls:sys_enter_clock_nanosleep} \
     -- sleep "$window" > /dev/null 2>&1 || true
 # perf record may exit non-zero after writing its data (a thread of the client ended meanwhile); the report below reads what it wrote.
 perf record -e cpu-clock -g -p "$load" -o "$out/perf.data" -- sleep 3 > /dev/null 2>&1 || true
@@ -69,12 +85,12 @@ perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso 2> /dev
 perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso,sym 2> /dev/null > "$out/sym.txt"
 python3 scripts/long_results.py step-end "$state"
 
-python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$window" <<'PY'
+python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$window" "$rate" <<'PY'
 import json, sys
 sys.path.insert(0, "scripts")
 import long_results
 import perf_shares
-out, state, data, size, connections, cli, window = sys.argv[1:8]
+out, state, data, size, connections, cli, window, rate = sys.argv[1:9]
 
 table = json.load(open(f"{out}/load.json"))["tables"]["load"]
 row = dict(zip([c["name"] for c in table["columns"]], table["rows"][0]))
@@ -82,6 +98,7 @@ messages = float(row["msg/s"]) * float(window)
 
 names = {"syscalls:sys_enter_sendmsg": "sendmsg", "syscalls:sys_enter_recvfrom": "recvfrom",
          "syscalls:sys_enter_epoll_wait": "epoll_wait", "syscalls:sys_enter_futex": "futex",
+         "syscalls:sys_enter_epoll_pwait2": "epoll_pwait2", "syscalls:sys_enter_clock_nanosleep": "clock_nanosleep",
          "context-switches": "context switches"}
 counts = []
 for line in open(f"{out}/stat.csv"):
@@ -92,7 +109,8 @@ for line in open(f"{out}/stat.csv"):
 shares = perf_shares.places(f"{out}/dso.txt")
 frames = perf_shares.frames(f"{out}/sym.txt")
 
-workload = f"{size} B x {connections} connections, pipeline 16, against the C echo"
+workload = (f"{connections} sessions of {rate} request(s) of {size} B per second, against the C echo" if rate
+            else f"{size} B x {connections} connections, pipeline 16, against the C echo")
 build = "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
 long_results.write_json(data, {
     "schema": long_results.SCHEMA,

@@ -115,6 +115,14 @@ smoke aot-process-tests bash -c 'set -o pipefail; BERTH_EXECUTABLE="$1" dotnet t
     aot "$native_berth/berth" "FullyQualifiedName~Berth.Tests.Cli.ServeSignalTests|FullyQualifiedName~Berth.Tests.Cli.ServeHostilePeerTests|FullyQualifiedName~Berth.Tests.Cli.UnixSocketCommandTests|FullyQualifiedName~Berth.Tests.Cli.ServeProxyProtocolTests|FullyQualifiedName~Berth.Tests.Cli.ZmqEchoCommandTests"
 smoke aot-generic-host bash -c 'set -o pipefail; dotnet publish samples/GenericHost -c Release -r linux-x64 -p:PublishAot=true -o "$1" && timeout 60 "$1/GenericHost" | tee /dev/stderr | tail -n 1 | grep -q "^host ok"' \
     aot "$results/aot-generic-host"
+# An application that references only the Berth package gets what the package carries for a native publish
+# (src/Berth/buildTransitive/Berth.targets): samples/PackageAot, TcpRoundTrip's program on the package just packed,
+# publishes as NativeAOT with the libc calls bound at link time (the compiler's response file names libc) and runs.
+# Berth's packages come only from the ones just packed, everything else from the NuGet cache, into a cache of its own.
+printf '<configuration><packageSources><clear /><add key="local" value="%s" /><add key="cache" value="%s" /></packageSources><packageSourceMapping><packageSource key="local"><package pattern="Berth" /><package pattern="Berth.*" /></packageSource><packageSource key="cache"><package pattern="*" /></packageSource></packageSourceMapping></configuration>\n' \
+    "$packages" "$(dotnet nuget locals global-packages --list | sed 's/^global-packages: //')" >"$results/nuget-package-aot.config"
+smoke aot-package bash -c 'set -o pipefail; NUGET_PACKAGES="$2/package-aot-cache" dotnet publish samples/PackageAot -c Release -r linux-x64 --configfile "$2/nuget-package-aot.config" -o "$1" && grep -qx -- "--directpinvoke:libc" samples/PackageAot/obj/Release/net10.0/linux-x64/native/PackageAot.ilc.rsp && timeout 60 "$1/PackageAot" | tee /dev/stderr | tail -n 1 | grep -q "^round trip ok"' \
+    aot "$results/package-aot" "$results"
 # The Protobuf codec publishes under NativeAOT with no trim or AOT warning and round-trips a message.
 smoke aot-codecs bash -c 'set -o pipefail; dotnet publish tests/Berth.AotCodecs -c Release -r linux-x64 -o "$1" && "$1/Berth.AotCodecs" | tee /dev/stderr | grep -q "^codecs round-tripped$"' \
     aot "$results/aot-codecs"

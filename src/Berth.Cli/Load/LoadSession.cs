@@ -15,7 +15,7 @@ namespace Berth.Cli.Load;
 /// <remarks>
 /// In a closed loop the first echo fills the pipeline and each later echo sends the next frame, so the frames of one
 /// delivery always leave in one send. With a rate, the <see cref="LoadPacer"/> marks each request due
-/// on a fixed schedule whether or not echoes came back, and each round trip is timed from when its request was due,
+/// on a fixed schedule whether or not echoes came back, from the thread of the epoll loop that serves the session, and each round trip is timed from when its request was due,
 /// not from when it went out: up to <see cref="LoadSettings.Pipeline"/> are pending, and what falls due beyond that
 /// goes out as echoes make room. A stalled server therefore shows up as every request that fell due during the stall,
 /// each with the time it waited, rather than as one slow request (coordinated omission).
@@ -23,13 +23,18 @@ namespace Berth.Cli.Load;
 internal sealed class LoadSession(LoadSettings settings, LoadWindow window, LoadProgress progress, ReadOnlyMemory<byte> payload, int seed)
     : ConnectionHandler
 {
-    /// <summary>Held at a rate only, where the pacer's thread and the receive loop's both send; a closed loop sends from the receive loop alone.</summary>
+    /// <summary>
+    /// Held only when a pacer thread and the receive loop's both send (<see cref="_pacedFromAnotherThread"/>); a closed
+    /// loop sends from the receive loop alone, and so does a rate paced on the session's own epoll loop.
+    /// </summary>
     private readonly Lock _lock = new();
     private readonly bool _paced = settings.Rate > 0;
+    private bool _pacedFromAnotherThread;
     private readonly long[] _dueAt = new long[settings.Pipeline];
     private readonly int[] _sizeAt = new int[settings.Pipeline];
     private ulong _sizes = ((ulong)seed * 0x9E3779B97F4A7C15) | 1;
     private Connection? _connection;
+    private LoadRecorder? _loopRecorder;
     private int _head;
     private int _tail;
     private int _pending;
@@ -54,13 +59,17 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         }
     }
 
+    /// <summary>The epoll loop whose thread handles this session's echoes, or null off the epoll transport.</summary>
+    public Berth.Connections.Transport.Epoll.EpollLoop? Loop => _connection?.Lifetime.Loop;
+
     /// <summary>At least one echo came back.</summary>
     public bool Echoed { get; private set; }
 
     /// <summary>When the last echo arrived, or when the requests started if none did.</summary>
     public long LastEcho { get; private set; }
 
-    public override void OnConnected(Connection connection) => _connection = connection;
+    /// <summary>Takes the connection; a new one may be served by another loop, so the kept recorder is looked up again.</summary>
+    public override void OnConnected(Connection connection) => (_connection, _loopRecorder) = (connection, null);
 
     /// <summary>
     /// Closed loop: sends one frame now; its echo fills the pipeline. Sent from here, outside a delivery, each frame
@@ -74,12 +83,24 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         _ = Send(Stopwatch.GetTimestamp());
     }
 
-    /// <summary>At a rate: request n falls due at <paramref name="firstDue"/> + n × <paramref name="interval"/> (Stopwatch ticks).</summary>
-    public void Schedule(long firstDue, double interval) => (_firstDue, _interval, LastEcho) = (firstDue, interval, Stopwatch.GetTimestamp());
+    /// <summary>
+    /// At a rate: request n falls due at <paramref name="firstDue"/> + n × <paramref name="interval"/> (Stopwatch ticks),
+    /// marked by <see cref="FallDue"/> on the thread of the session's epoll loop when <paramref name="onLoop"/>, else on a
+    /// pacer thread of its own.
+    /// </summary>
+    public void Schedule(long firstDue, double interval, bool onLoop) =>
+        (_firstDue, _interval, _pacedFromAnotherThread, LastEcho) = (firstDue, interval, !onLoop, Stopwatch.GetTimestamp());
 
     /// <summary>From the pacer: one more request fell due; it goes out now unless the pipeline is full.</summary>
     public void FallDue()
     {
+        if (!_pacedFromAnotherThread)
+        {
+            _fallenDue++;
+            SendWhatIsDue();
+            return;
+        }
+
         lock (_lock)
         {
             _fallenDue++;
@@ -93,25 +114,15 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
     {
         var now = Stopwatch.GetTimestamp();
-        if (!_paced)
+        if (!_pacedFromAnotherThread)
         {
-            if (Answered(body, now))
-            {
-                while (_pending < _dueAt.Length && Send(now))
-                {
-                    // Tops the pipeline up to its depth: all of it after the first echo, one frame after each later one.
-                }
-            }
-
+            OnEcho(body, now);
             return;
         }
 
         lock (_lock)
         {
-            if (Answered(body, now))
-            {
-                SendWhatIsDue();
-            }
+            OnEcho(body, now);
         }
     }
 
@@ -120,6 +131,25 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         if (!window.IsOver && info.Reason != DisconnectReason.ClosedByApplication)
         {
             Fail(Reason(info));
+        }
+    }
+
+    private void OnEcho(in ReadOnlySequence<byte> body, long now)
+    {
+        if (!Answered(body, now))
+        {
+            return;
+        }
+
+        if (_paced)
+        {
+            SendWhatIsDue();
+            return;
+        }
+
+        while (_pending < _dueAt.Length && Send(now))
+        {
+            // Tops the pipeline up to its depth: all of it after the first echo, one frame after each later one.
         }
     }
 
@@ -153,8 +183,29 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         _pending--;
         LastEcho = now;
         Echoed = true;
-        progress.Recorder.Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
+        Recorder().Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
         return !window.IsOver;
+    }
+
+    /// <summary>
+    /// The receiving thread's recorder. A session on an epoll loop gets every echo on that loop's thread, so it keeps the
+    /// recorder after the first look-up instead of finding it in the thread-local table per echo (a share of the closed
+    /// loop's profile); elsewhere echoes may arrive on any pool thread, and each one looks it up.
+    /// </summary>
+    private LoadRecorder Recorder()
+    {
+        if (_loopRecorder is { } kept)
+        {
+            return kept;
+        }
+
+        var recorder = progress.Recorder;
+        if (Loop?.IsCurrentThread == true)
+        {
+            _loopRecorder = recorder;
+        }
+
+        return recorder;
     }
 
     /// <summary>

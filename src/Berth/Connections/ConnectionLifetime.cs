@@ -56,6 +56,9 @@ internal sealed class ConnectionLifetime
     /// <summary>The peer process's credentials, from the transport's socket (see <see cref="Connection.TryGetPeerCredentials"/>).</summary>
     public bool TryGetPeerCredentials(out Unix.UnixPeerCredentials credentials) => _transport.TryGetPeerCredentials(out credentials);
 
+    /// <summary>The event loop whose thread runs this connection's handler, or null off the epoll transport.</summary>
+    public Transport.Epoll.EpollLoop? Loop => (_transport as Transport.Epoll.EpollTransport)?.Loop;
+
     /// <summary>No frame is partly received and nothing is queued to send: closing now cuts no frame in two.</summary>
     public bool IsBetweenFrames => Activity.PartialFrameSinceTicks == 0 && _queue.QueuedBytes == 0;
 

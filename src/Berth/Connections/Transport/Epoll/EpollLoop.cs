@@ -7,7 +7,8 @@ namespace Berth.Connections.Transport.Epoll;
 /// One thread around one epoll descriptor. Sockets are registered once, edge-triggered for both directions; each event
 /// finishes the waiting receive and send of its socket right here, so what awaits them (the receive loop, frame
 /// decoding, the handler, the send loop) runs on this thread without a hop through the thread pool. After its last
-/// event the loop polls for a bounded time before it sleeps (<see cref="LoopSpin"/>).
+/// event the loop polls for a bounded time before it sleeps (<see cref="LoopSpin"/>). Its sleep ends at the earliest
+/// due time of its <see cref="LoopTimer"/>s, if it has any, and the timers run on this thread too.
 /// </summary>
 internal sealed unsafe class EpollLoop
 {
@@ -17,6 +18,8 @@ internal sealed unsafe class EpollLoop
     private readonly int _epoll;
     private readonly EpollRegistrations _registrations = new();
     private readonly Queue<EpollReceiver> _deferred = new();
+    private readonly LoopTimers _timers = new();
+    private readonly LoopWakeup _wakeup;
     private int _threadId;
 
     public EpollLoop(string name)
@@ -27,6 +30,7 @@ internal sealed unsafe class EpollLoop
             throw new System.Net.Sockets.SocketException();
         }
 
+        _wakeup = new LoopWakeup(_epoll);
         new Thread(Run) { IsBackground = true, Name = name }.Start();
     }
 
@@ -38,6 +42,16 @@ internal sealed unsafe class EpollLoop
     /// connection whose data never runs out takes turns with the others instead of holding the thread.
     /// </summary>
     public void Defer(EpollReceiver receiver) => _deferred.Enqueue(receiver);
+
+    /// <summary>
+    /// From any thread: runs <paramref name="timer"/> on this loop's thread once the clock reaches <paramref name="due"/>
+    /// (a <see cref="System.Diagnostics.Stopwatch"/> timestamp), and after that at each due time it returns.
+    /// </summary>
+    public void Attach(LoopTimer timer, long due)
+    {
+        _timers.Attach(timer, due);
+        _wakeup.Signal();
+    }
 
     /// <summary>Starts watching <paramref name="transport"/>'s descriptor.</summary>
     /// <exception cref="System.Net.Sockets.SocketException">epoll refused the descriptor.</exception>
@@ -68,7 +82,9 @@ internal sealed unsafe class EpollLoop
         {
             var deferred = _deferred.Count > 0;
             var polling = !deferred && spin.Polling;
-            var count = LinuxEpoll.Wait(_epoll, events, MaxEvents, deferred || polling ? 0 : -1);
+            var count = deferred || polling || _timers.NextDue == LoopTimer.Never
+                ? LinuxEpoll.Wait(_epoll, events, MaxEvents, deferred || polling ? 0 : -1)
+                : TimedEpollWait.Until(_epoll, events, MaxEvents, _timers.NextDue);
             if (count > 0)
             {
                 spin.Busy();
@@ -80,8 +96,17 @@ internal sealed unsafe class EpollLoop
 
             for (var i = 0; i < count; i++)
             {
-                _registrations.Find(LinuxEpoll.DataAt(events, i))?.OnEvents(LinuxEpoll.EventsAt(events, i));
+                var token = LinuxEpoll.DataAt(events, i);
+                if (token == LoopWakeup.Token)
+                {
+                    _wakeup.Clear();
+                    continue;
+                }
+
+                _registrations.Find(token)?.OnEvents(LinuxEpoll.EventsAt(events, i));
             }
+
+            _timers.Run();
 
             for (var turns = _deferred.Count; turns > 0; turns--)
             {

@@ -46,6 +46,9 @@ internal sealed class EpollTransport : ConnectionTransport
 
     internal int Descriptor { get; }
 
+    /// <summary>The loop that serves this socket, on whose thread its handler runs.</summary>
+    internal EpollLoop Loop => _loop;
+
     /// <summary>The loop's name for this socket; see <see cref="EpollRegistrations"/>.</summary>
     internal ulong Token { get; set; }
 
