@@ -12,6 +12,8 @@ def place(dso):
         return "JIT-compiled .NET code"
     if dso in ("berth", "Berth.Cli"):
         return "NativeAOT-compiled code (the berth binary)"
+    if dso.startswith("berth-echo"):
+        return "the C echo's own code"
     if dso.startswith("libc.so") or dso.startswith("ld-linux"):
         return "libc and the loader"
     if dso.startswith("[vdso"):
