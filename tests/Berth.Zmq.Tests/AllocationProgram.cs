@@ -11,7 +11,8 @@ public static class AllocationProgram
     /// <summary>
     /// <c>allocation PATH SIZE blocking|async|async-poll|async-inline</c>: runs one workload and prints the bytes allocated over
     /// N messages, over 10N, and N; <c>async-poll</c> waits through the portable <c>zmq_poll</c> reactor instead of epoll;
-    /// <c>async-inline</c> runs woken continuations on the epoll reactor's thread. <c>typed messages|requests</c> runs
+    /// <c>async-inline</c> runs woken continuations on the epoll reactor's thread; <c>router-dealer</c> sends blocking from
+    /// a DEALER to a ROUTER instead of PUSH to PULL. <c>typed messages|requests</c> runs
     /// typed struct messages or request/response round trips instead.
     /// </summary>
     /// <param name="args">The workload.</param>
@@ -28,7 +29,7 @@ public static class AllocationProgram
 
         if (args.Length != 4 || args[0] != "allocation")
         {
-            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async|async-poll|async-inline");
+            await Console.Error.WriteLineAsync("usage: allocation SpanCopied|SpanPooled|MessageInitSize|MessagePooled SIZE blocking|async|async-poll|async-inline|router-dealer");
             return 2;
         }
 
@@ -37,8 +38,8 @@ public static class AllocationProgram
         using var context = new ZmqContext();
         context.PortableReactor |= args[3] == "async-poll";
         context.InlineCompletions = args[3] == "async-inline";
-        var workload = new AllocationWorkload(context, path, size);
-        var allocation = args[3] == "blocking" ? workload.Measure() : await workload.MeasureAsync();
+        var workload = new AllocationWorkload(context, path, size, routerDealer: args[3] == "router-dealer");
+        var allocation = args[3] is "blocking" or "router-dealer" ? workload.Measure() : await workload.MeasureAsync();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{allocation.Few} {allocation.Many} {allocation.Messages}"));
         return 0;
     }

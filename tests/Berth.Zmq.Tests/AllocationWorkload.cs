@@ -1,10 +1,11 @@
 namespace Berth.Zmq.Tests;
 
 /// <summary>
-/// PUSH/PULL over tcp loopback on two threads (or two async loops): a warm-up that fills every pool to the depth the
-/// high-water mark allows, then a measured run between two reads of the process-wide allocation counter.
+/// PUSH/PULL (or DEALER to ROUTER, blocking) over tcp loopback on two threads (or two async loops): a warm-up that
+/// fills every pool to the depth the high-water mark allows, then a measured run between two reads of the process-wide
+/// allocation counter.
 /// </summary>
-public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.SendPath path, int size)
+public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.SendPath path, int size, bool routerDealer = false)
 {
     /// <summary>
     /// How many more bytes a run of 10N messages may allocate, process-wide, than a run of N: 16 KiB, a constant that
@@ -70,7 +71,7 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
             _queueFilled.Wait(Endpoints.Patience);
             for (var i = 0; i < WarmUp; i++)
             {
-                pull.Receive(incoming);
+                ReceiveOne(pull, incoming);
             }
 
             long Run(int count)
@@ -78,7 +79,7 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
                 var before = GC.GetTotalAllocatedBytes(precise: true);
                 for (var i = 0; i < count; i++)
                 {
-                    pull.Receive(incoming);
+                    ReceiveOne(pull, incoming);
                 }
 
                 return GC.GetTotalAllocatedBytes(precise: true) - before;
@@ -136,10 +137,21 @@ public sealed class AllocationWorkload(ZmqContext context, AllocationWorkload.Se
         }
     }
 
+    /// <summary>Receives one message: the body, after the routing id a ROUTER puts in front of it.</summary>
+    private void ReceiveOne(ZmqSocket pull, ZmqMessage incoming)
+    {
+        if (routerDealer)
+        {
+            pull.Receive(incoming);
+        }
+
+        pull.Receive(incoming);
+    }
+
     private (ZmqSocket Push, ZmqSocket Pull) Connect()
     {
-        var pull = context.Create(ZmqSocketType.Pull);
-        var push = context.Create(ZmqSocketType.Push);
+        var pull = context.Create(routerDealer ? ZmqSocketType.Router : ZmqSocketType.Pull);
+        var push = context.Create(routerDealer ? ZmqSocketType.Dealer : ZmqSocketType.Push);
         pull.ReceiveHighWatermark = HighWatermark;
         push.SendHighWatermark = HighWatermark;
         push.ZeroCopyThreshold = path == SendPath.SpanPooled ? 0 : int.MaxValue;

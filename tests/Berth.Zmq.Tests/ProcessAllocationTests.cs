@@ -10,7 +10,7 @@ namespace Berth.Zmq.Tests;
 /// async waits, and libzmq's I/O thread running the zero-copy free callback. Each workload runs in a child process of
 /// its own (<see cref="AllocationProgram"/>), where the test runner's traffic cannot be counted. The async runs go
 /// through the epoll reactor and, at two sizes, through the portable <c>zmq_poll</c> reactor, and with continuations
-/// run inline on the epoll reactor.
+/// run inline on the epoll reactor; the zero-copy paths also run DEALER to ROUTER at 64 KB and 1 MiB.
 /// </summary>
 public sealed class ProcessAllocationTests
 {
@@ -31,6 +31,13 @@ public sealed class ProcessAllocationTests
                 {
                     data.Add(path, size, "async-poll");
                     data.Add(path, size, "async-inline");
+                }
+
+                // The bench's ROUTER/DEALER rows, zero-copy and pooled at the sizes where those paths are taken.
+                if (path is AllocationWorkload.SendPath.MessagePooled or AllocationWorkload.SendPath.SpanPooled)
+                {
+                    data.Add(path, 64 * 1024, "router-dealer");
+                    data.Add(path, 1024 * 1024, "router-dealer");
                 }
             }
 

@@ -17,7 +17,6 @@ internal static class NetMqRuns
     {
         using NetMQSocket receiver = pattern == ThroughputPattern.PushPull ? new PullSocket() : new RouterSocket();
         var port = receiver.BindRandomPort("tcp://127.0.0.1");
-        var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         using var received = new ManualResetEventSlim();
         var sender = new Thread(() => Send(pattern, port, size, warmUp + count, received)) { Name = "netmq-bench-sender", IsBackground = true };
         sender.Start();
@@ -25,6 +24,7 @@ internal static class NetMqRuns
         message.InitEmpty();
         var frames = pattern.FramesPerMessage();
         var faults = 0L;
+        var allocatedBefore = 0L;
         var clock = Stopwatch.StartNew();
         for (var i = 0; i < warmUp + count; i++)
         {
@@ -40,17 +40,18 @@ internal static class NetMqRuns
             if (i == warmUp)
             {
                 faults = PageFaults.Count();
+                allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
                 clock.Restart();
             }
         }
 
         var seconds = clock.Elapsed.TotalSeconds;
+        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
         faults = PageFaults.Count() - faults;
         received.Set();
         message.Close();
         sender.Join();
-        var allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
-        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / (warmUp + count), (double)faults / count);
+        return new ThroughputRun.Result((count - 1) / seconds, (double)allocated / count, (double)faults / count);
     }
 
     public static LatencyRun.Result Latency(int size, int count)

@@ -1,20 +1,30 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Berth.Zmq;
 
 /// <summary>
 /// The single-owner guard. The thread that last claimed the socket (its owner) claims it again with plain reads and
-/// writes: it marks its own per-thread slot as inside this socket, then checks that it still owns the socket and that
-/// the socket is idle. Any other claim (another thread, a poll, a dispose) goes through the state word with a
+/// writes: it marks its own per-thread slot (one pinned <see langword="long"/>, found through a thread-static address)
+/// as inside this socket, then checks that it still owns the socket and that the socket is idle. Any other claim (another thread, a poll, a dispose) goes through the state word with a
 /// compare-and-swap, makes itself the owner, and then issues a process-wide memory barrier before looking at the
 /// previous owner's slot. That barrier pairs with the owner's store-then-load, so of two racing claims at least one
 /// sees the other and refuses: the owner's repeated calls pay no interlocked instruction, and only a change of thread
 /// pays, more than a compare-and-swap did.
 /// </summary>
-public sealed partial class ZmqSocket
+public sealed unsafe partial class ZmqSocket
 {
+    /// <summary>
+    /// The address of the calling thread's slot (0 before its first claim). A thread-static address rather than a
+    /// reference: the owner's fast path reads it with one thread-local load, where a reference thread static sits behind
+    /// the runtime's array of references and the slot object behind that (docs/decisions/zmq-per-message.md).
+    /// </summary>
     [ThreadStatic]
-    private static CallerSlot? t_caller;
+    private static nint t_slot;
+
+    /// <summary>The calling thread's slot itself, pinned so that <see cref="t_slot"/> stays its address; kept alive by the thread.</summary>
+    [ThreadStatic]
+    private static long[]? t_slotMemory;
 
     /// <summary>The last number given to a socket; a slot names the socket it is inside by number (0: none).</summary>
     private static long s_lastNumber;
@@ -25,47 +35,42 @@ public sealed partial class ZmqSocket
     /// </summary>
     private readonly long _number = Interlocked.Increment(ref s_lastNumber);
 
-    /// <summary>The slot of the thread that last claimed the socket; null before the first call.</summary>
-    private CallerSlot? _owner;
+    /// <summary>The address of the owner's slot, compared on the owner's fast path; 0 before the first call.</summary>
+    private nint _owner;
 
-    /// <summary>The calling thread's slot. Kept small enough to inline into every claim: a profile of 64 B PUSH/PULL
-    /// showed the lazily creating getter as a call of its own on every send and receive.</summary>
-    private static CallerSlot Caller
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => t_caller ?? CreateCaller();
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static CallerSlot CreateCaller() => t_caller = new CallerSlot();
+    /// <summary>
+    /// The owner's slot, read by the other claims (always while they hold the state word) and keeping the slot alive
+    /// while the socket names it, after its thread has ended too.
+    /// </summary>
+    private long[]? _ownerSlot;
 
     /// <summary>Claims the socket for one call.</summary>
     internal void Enter()
     {
-        var caller = Caller;
-        if (Volatile.Read(ref _owner) == caller && caller.Inside == CallerSlot.Outside)
+        var caller = t_slot;
+        if (caller != 0 && Volatile.Read(ref _owner) == caller && *(long*)caller == Outside)
         {
-            Volatile.Write(ref caller.Inside, _number);
+            Volatile.Write(ref *(long*)caller, _number);
             if (Volatile.Read(ref _owner) == caller && Volatile.Read(ref _state) == Idle)
             {
                 return;
             }
 
-            Volatile.Write(ref caller.Inside, CallerSlot.Outside);
+            Volatile.Write(ref *(long*)caller, Outside);
         }
 
         // A thread already inside another socket (a call made while a poll holds sockets) keeps this claim in the state
         // word: its slot names one socket at a time.
-        ClaimByState(caller, own: caller.Inside == CallerSlot.Outside);
+        ClaimByState(own: caller == 0 || *(long*)caller == Outside);
     }
 
     /// <summary>Gives the socket back; only the claiming thread can, so plain reads suffice.</summary>
     internal void Exit()
     {
-        var caller = t_caller;
-        if (caller is not null && caller.Inside == _number)
+        var caller = t_slot;
+        if (caller != 0 && *(long*)caller == _number)
         {
-            Volatile.Write(ref caller.Inside, CallerSlot.Outside);
+            Volatile.Write(ref *(long*)caller, Outside);
             return;
         }
 
@@ -75,22 +80,39 @@ public sealed partial class ZmqSocket
         }
     }
 
+    /// <summary>The value of a slot when its thread holds no socket by it.</summary>
+    private const long Outside = 0;
+
+    /// <summary>The calling thread's slot, created on its first claim.</summary>
+    private static long[] CallerSlot() => t_slotMemory ?? CreateCallerSlot();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static long[] CreateCallerSlot()
+    {
+        var slot = GC.AllocateArray<long>(1, pinned: true);
+        t_slotMemory = slot;
+        t_slot = (nint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(slot));
+        return slot;
+    }
+
     /// <summary>
     /// Claims the socket through the state word. With <paramref name="own"/>, the caller becomes the owner and ends
     /// holding the socket by its slot; otherwise it ends holding it by the Busy state.
     /// </summary>
-    private void ClaimByState(CallerSlot caller, bool own)
+    private void ClaimByState(bool own)
     {
+        var caller = CallerSlot();
         var previous = Interlocked.CompareExchange(ref _state, Busy, Idle);
         if (previous != Idle)
         {
             ThrowNotIdle(previous);
         }
 
-        var owner = Volatile.Read(ref _owner);
+        var owner = Volatile.Read(ref _ownerSlot);
         if (own)
         {
-            Volatile.Write(ref _owner, caller);
+            _ownerSlot = caller;
+            Volatile.Write(ref _owner, t_slot);
         }
 
         if (owner is not null && owner != caller)
@@ -98,10 +120,11 @@ public sealed partial class ZmqSocket
             // Makes the previous owner's slot store visible here, and the state and owner written above visible to
             // it, whatever order its processor kept them in.
             Interlocked.MemoryBarrierProcessWide();
-            if (Volatile.Read(ref owner.Inside) == _number)
+            if (Volatile.Read(ref owner[0]) == _number)
             {
                 // The owner stays the owner: a later claim must look at its slot again while it is inside.
-                Volatile.Write(ref _owner, owner);
+                _ownerSlot = owner;
+                Volatile.Write(ref _owner, (nint)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(owner)));
                 Volatile.Write(ref _state, Idle);
                 ThrowNotIdle(Busy);
             }
@@ -109,7 +132,7 @@ public sealed partial class ZmqSocket
 
         if (own)
         {
-            Volatile.Write(ref caller.Inside, _number);
+            Volatile.Write(ref caller[0], _number);
             Volatile.Write(ref _state, Idle);
         }
     }
@@ -117,14 +140,14 @@ public sealed partial class ZmqSocket
     /// <summary>True when the owner (another thread) is inside a call; asked by a dispose that just set Closed.</summary>
     private bool OwnerIsInside()
     {
-        var owner = Volatile.Read(ref _owner);
-        if (owner is null || owner == t_caller)
+        var owner = Volatile.Read(ref _ownerSlot);
+        if (owner is null || owner == t_slotMemory)
         {
             return false;
         }
 
         Interlocked.MemoryBarrierProcessWide();
-        return Volatile.Read(ref owner.Inside) == _number;
+        return Volatile.Read(ref owner[0]) == _number;
     }
 
     /// <summary>
@@ -133,8 +156,8 @@ public sealed partial class ZmqSocket
     /// </summary>
     private void HoldByState()
     {
-        var caller = t_caller;
-        if (caller is null || caller.Inside != _number)
+        var caller = t_slot;
+        if (caller == 0 || *(long*)caller != _number)
         {
             return;
         }
@@ -146,16 +169,6 @@ public sealed partial class ZmqSocket
             spin.SpinOnce();
         }
 
-        Volatile.Write(ref caller.Inside, CallerSlot.Outside);
-    }
-
-    /// <summary>Which socket a thread is inside, if it holds one by its slot.</summary>
-    private sealed class CallerSlot
-    {
-        /// <summary>The value of <see cref="Inside"/> when the thread holds no socket by its slot.</summary>
-        public const long Outside = 0;
-
-        /// <summary>The number of the socket the thread is inside, or <see cref="Outside"/>.</summary>
-        public long Inside;
+        Volatile.Write(ref *(long*)caller, Outside);
     }
 }

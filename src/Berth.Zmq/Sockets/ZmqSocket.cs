@@ -96,7 +96,7 @@ public sealed unsafe partial class ZmqSocket : IDisposable
     }
 
     /// <summary>True while a thread is inside a blocking call on this socket (tests observe a receive that is blocked).</summary>
-    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _owner) is { } owner && Volatile.Read(ref owner.Inside) == _number);
+    internal bool InCall => Volatile.Read(ref _state) == Busy || (Volatile.Read(ref _ownerSlot) is { } owner && Volatile.Read(ref owner[0]) == _number);
 
     /// <summary>Closes the socket during context disposal, unless another thread is inside a call (it then gets ETERM and closes it).</summary>
     internal void CloseFromContext()
@@ -188,7 +188,7 @@ public sealed unsafe partial class ZmqSocket : IDisposable
     internal nint EnterForPoll()
     {
         // A poll claims several sockets from one thread at once, so it holds each by its state, not by the thread's slot.
-        ClaimByState(Caller, own: false);
+        ClaimByState(own: false);
         return _socket;
     }
 

@@ -28,7 +28,7 @@ public static class ZmqMessageFrames
         buffer.ResetWrittenCount();
         BinaryPrimitives.WriteInt32LittleEndian(buffer.GetSpan(sizeof(int)), TMessage.MessageId);
         buffer.Advance(sizeof(int));
-        WriteBody(buffer, message);
+        MessageWriting.Write(buffer, message);
         return buffer.WrittenSpan;
     }
 
@@ -40,7 +40,7 @@ public static class ZmqMessageFrames
         var header = new PacketWriter(buffer);
         RequestEnvelope.Write(ref header, new EnvelopeHeader(kind, correlation, TMessage.MessageId));
         header.Flush();
-        WriteBody(buffer, message);
+        MessageWriting.Write(buffer, message);
         return buffer.WrittenSpan;
     }
 
@@ -82,13 +82,5 @@ public static class ZmqMessageFrames
         {
             return "The peer rejected the request (its description was malformed).";
         }
-    }
-
-    private static void WriteBody<TMessage>(ArrayBufferWriter<byte> buffer, in TMessage message)
-        where TMessage : IMessage<TMessage>
-    {
-        var body = new PacketWriter(buffer, TMessage.ByteOrder);
-        TMessage.Write(ref body, message);
-        body.Flush();
     }
 }

@@ -7,8 +7,8 @@ namespace Berth.Connections.Transport.Epoll;
 /// One thread around one epoll descriptor. Sockets are registered once, edge-triggered for both directions; each event
 /// finishes the waiting receive and send of its socket right here, so what awaits them (the receive loop, frame
 /// decoding, the handler, the send loop) runs on this thread without a hop through the thread pool. After its last
-/// event the loop polls for a bounded time before it sleeps (<see cref="LoopSpin"/>). Its sleep ends at the earliest
-/// due time of its <see cref="LoopTimer"/>s, if it has any, and the timers run on this thread too.
+/// event or timer firing the loop polls for a bounded time before it sleeps (<see cref="LoopSpin"/>). Its sleep ends at
+/// the earliest due time of its <see cref="LoopTimer"/>s, if it has any, and the timers run on this thread too.
 /// </summary>
 internal sealed unsafe class EpollLoop
 {
@@ -106,7 +106,11 @@ internal sealed unsafe class EpollLoop
                 _registrations.Find(token)?.OnEvents(LinuxEpoll.EventsAt(events, i));
             }
 
-            _timers.Run();
+            // A timer that ran has usually just sent a request, whose reply is on its way: poll for it as after an event.
+            if (_timers.Run())
+            {
+                spin.Busy();
+            }
 
             for (var turns = _deferred.Count; turns > 0; turns--)
             {

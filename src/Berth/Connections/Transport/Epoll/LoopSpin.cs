@@ -18,7 +18,7 @@ internal struct LoopSpin
 
     private long _lastEvent;
 
-    /// <summary>A turn found events: the budget starts again.</summary>
+    /// <summary>A turn found events or ran a timer: the budget starts again.</summary>
     public void Busy() => _lastEvent = Stopwatch.GetTimestamp();
 
     /// <summary>True while the budget since the last event lasts, so the next wait polls instead of sleeping.</summary>

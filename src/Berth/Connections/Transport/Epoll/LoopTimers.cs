@@ -27,8 +27,11 @@ internal sealed class LoopTimers
         }
     }
 
-    /// <summary>On the loop's thread: takes in the timers attached since the last turn and runs those due by now.</summary>
-    public void Run()
+    /// <summary>
+    /// On the loop's thread: takes in the timers attached since the last turn and runs those due by now; true when at
+    /// least one ran.
+    /// </summary>
+    public bool Run()
     {
         if (_anyAttached)
         {
@@ -37,13 +40,13 @@ internal sealed class LoopTimers
 
         if (_active.Count == 0)
         {
-            return;
+            return false;
         }
 
         var now = Stopwatch.GetTimestamp();
         if (now < NextDue)
         {
-            return;
+            return false;
         }
 
         var next = LoopTimer.Never;
@@ -66,6 +69,7 @@ internal sealed class LoopTimers
         }
 
         NextDue = next;
+        return true;
     }
 
     private static long Fire(LoopTimer timer, long now)
