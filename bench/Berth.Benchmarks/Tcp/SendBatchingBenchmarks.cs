@@ -89,7 +89,7 @@ public class SendBatchingBenchmarks
             await _gather.SendAsync(_sender, _buffers);
         }
 
-        _queue.BatchWritten(batch, out _);
+        _queue.BatchWritten(batch);
     }
 
     private void Drain()

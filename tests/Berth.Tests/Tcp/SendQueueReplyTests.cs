@@ -32,8 +32,7 @@ public sealed class SendQueueReplyTests
         var batch = queue.TakeBatch(out held);
         Assert.False(held);
         Assert.Equal(20, batch!.WrittenCount);
-        Assert.Null(queue.BatchWritten(batch, out held));
-        Assert.False(held);
+        queue.BatchWritten(batch);
         Assert.Equal(0, queue.QueuedBytes);
         Assert.Equal(20, queue.PeakQueuedBytes);
         Assert.False(queue.EndReplies());
@@ -58,35 +57,6 @@ public sealed class SendQueueReplyTests
         Assert.True(queue.EndReplies());
         Assert.Equal(Limit + 1, queue.QueuedBytes);
         Assert.Equal(Limit + 1, queue.PeakQueuedBytes);
-        queue.Release(PeerAcknowledgement.Unknown);
-        Assert.Equal(0, pool.Outstanding);
-    }
-
-    [Fact]
-    public void AWrittenBatchHandsOverWhatWasQueuedMeanwhileOrSaysThatRepliesHoldIt()
-    {
-        var pool = new BufferPool();
-        var queue = NewQueue(pool);
-
-        Assert.Equal(AppendResult.AcceptedIntoEmpty, queue.TryAppend(Reply, fromReceiveLoop: false));
-        var first = queue.TakeBatch(out _)!;
-        Assert.Equal(AppendResult.AcceptedIntoEmpty, queue.TryAppend(Reply, fromReceiveLoop: false));
-        var second = queue.BatchWritten(first, out var held);
-        Assert.False(held);
-        Assert.Equal(10, second!.WrittenCount);
-        Assert.Equal(10, queue.QueuedBytes);
-
-        Assert.Equal(AppendResult.Accepted, queue.TryAppend(Reply, fromReceiveLoop: true));
-        Assert.Null(queue.BatchWritten(second, out held));
-        Assert.True(held);
-        Assert.Equal(10, queue.QueuedBytes);
-
-        Assert.True(queue.EndReplies());
-        var third = queue.TakeBatch(out _)!;
-        Assert.Equal(10, third.WrittenCount);
-        Assert.Null(queue.BatchWritten(third, out held));
-        Assert.False(held);
-        Assert.Equal(0, queue.QueuedBytes);
         queue.Release(PeerAcknowledgement.Unknown);
         Assert.Equal(0, pool.Outstanding);
     }

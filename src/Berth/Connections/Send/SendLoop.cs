@@ -35,8 +35,8 @@ internal sealed class SendLoop(
                     return;
                 }
 
-                var batch = queue.TakeBatch(out var heldForReplies);
-                while (batch is not null)
+                bool heldForReplies;
+                while (queue.TakeBatch(out heldForReplies) is { } batch)
                 {
                     for (var first = 0; first < batch.SegmentCount; first += _maxBuffersPerSend)
                     {
@@ -44,7 +44,7 @@ internal sealed class SendLoop(
                         lifetime.Activity.SendProgressed();
                     }
 
-                    batch = queue.BatchWritten(batch, out heldForReplies);
+                    queue.BatchWritten(batch);
                 }
 
                 if (closing && !heldForReplies)

@@ -263,16 +263,30 @@ internal sealed class SendQueue
     {
         lock (_lock)
         {
-            return TakeBatchLocked(out heldForReplies);
+            heldForReplies = _holdingForReplies;
+            if (heldForReplies)
+            {
+                _takeRefused = true;
+                return null;
+            }
+
+            if (_pending.WrittenCount == 0)
+            {
+                return null;
+            }
+
+            (_pending, _inFlight) = (_inFlight, _pending);
+            _inFlightFrames = _pendingFrames;
+            _pendingFrames = 0;
+            return _inFlight;
         }
     }
 
     /// <summary>
     /// The sender wrote <paramref name="batch"/>: it is counted as sent, its memory goes back to the pool and its room
-    /// is freed; then, under the same lock, the next batch is taken as <see cref="TakeBatch"/> takes it. One lock per
-    /// written batch instead of two: the sender always asks for the next batch after writing one.
+    /// is freed.
     /// </summary>
-    public PooledBufferWriter? BatchWritten(PooledBufferWriter batch, out bool heldForReplies)
+    public void BatchWritten(PooledBufferWriter batch)
     {
         var bytes = batch.WrittenCount;
         var frames = _inFlightFrames;
@@ -280,14 +294,12 @@ internal sealed class SendQueue
         _metrics.BytesSent.Add(bytes);
         batch.Reset();
         TaskCompletionSource? room;
-        PooledBufferWriter? next;
         lock (_lock)
         {
             _queuedBytes -= bytes;
             _queuedFrames -= frames;
             room = _room;
             _room = null;
-            next = TakeBatchLocked(out heldForReplies);
         }
 
         _metrics.SendQueueBytes.Add(-bytes);
@@ -296,8 +308,6 @@ internal sealed class SendQueue
         {
             Drained.Set();
         }
-
-        return next;
     }
 
     /// <summary>
@@ -370,26 +380,6 @@ internal sealed class SendQueue
             _metrics.SendQueueBytes.Add(-queued._queuedBytes);
             return unsent;
         }
-    }
-
-    private PooledBufferWriter? TakeBatchLocked(out bool heldForReplies)
-    {
-        heldForReplies = _holdingForReplies;
-        if (heldForReplies)
-        {
-            _takeRefused = true;
-            return null;
-        }
-
-        if (_pending.WrittenCount == 0)
-        {
-            return null;
-        }
-
-        (_pending, _inFlight) = (_inFlight, _pending);
-        _inFlightFrames = _pendingFrames;
-        _pendingFrames = 0;
-        return _inFlight;
     }
 
     private int FrameLength(long bodyLength)
