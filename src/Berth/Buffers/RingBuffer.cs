@@ -7,8 +7,7 @@ namespace Berth.Buffers;
 /// <see cref="ReadOnlySequence{T}"/> of one segment, or two across the wrap; writers get the free space in front
 /// of the data. It rents its array at the first write, grows by swapping in a larger pooled array (so it allocates
 /// nothing once the pool is warm), never past its maximum; <see cref="TrimExcess"/> gives the larger array back when
-/// the data is gone, and <see cref="ReturnWhenEmpty"/> gives the array back altogether until the next write, which
-/// rents as much as the ring had to hold before (at least the initial capacity).
+/// the data is gone, and <see cref="ReturnWhenEmpty"/> gives the array back altogether until the next write.
 /// </summary>
 internal sealed class RingBuffer : IDisposable
 {
@@ -19,12 +18,6 @@ internal sealed class RingBuffer : IDisposable
     private BufferSegment? _afterWrap;
     private byte[] _buffer = [];
     private int _capacity;
-
-    // The most bytes the ring had to hold since it last rented its array, and so the size of the next rent: a stream of
-    // frames larger than the initial capacity rents a ring that holds one at once, instead of growing (and copying) at
-    // every fill; one fill without them brings the rent back to the initial capacity.
-    private int _neededSinceRent;
-    private int _nextRent;
     private int _head;
     private int _length;
     private bool _disposed;
@@ -39,7 +32,6 @@ internal sealed class RingBuffer : IDisposable
         ArgumentOutOfRangeException.ThrowIfLessThan(maxCapacity, initialCapacity);
         _pool = pool ?? BufferPool.Shared;
         _initialCapacity = initialCapacity;
-        _nextRent = initialCapacity;
         MaxCapacity = maxCapacity;
     }
 
@@ -96,10 +88,9 @@ internal sealed class RingBuffer : IDisposable
         ArgumentOutOfRangeException.ThrowIfLessThan(minimumFree, 1);
         if (_capacity == 0)
         {
-            UseArray(_pool.Rent(_nextRent));
+            UseArray(_pool.Rent(_initialCapacity));
         }
 
-        _neededSinceRent = (int)Math.Min(Math.Max(_neededSinceRent, (long)_length + minimumFree), MaxCapacity);
         if (_capacity - _length < minimumFree)
         {
             Grow(_length + minimumFree);
@@ -172,8 +163,6 @@ internal sealed class RingBuffer : IDisposable
         _buffer = [];
         _capacity = 0;
         _head = 0;
-        _nextRent = Math.Max(_neededSinceRent, _initialCapacity);
-        _neededSinceRent = 0;
         return true;
     }
 

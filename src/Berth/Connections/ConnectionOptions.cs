@@ -42,9 +42,8 @@ public class ConnectionOptions
 
     /// <summary>
     /// Size of the receive ring a connection rents when data arrives; it grows for a larger frame and goes back to
-    /// the pool whenever it is drained, so an idle connection holds none. After a fill that needed more, the next rent
-    /// is that large, so a stream of larger frames does not grow the ring again each time. Default 64 KiB, so a
-    /// pipelined burst of sixteen 1 KiB frames fits one receive.
+    /// the pool whenever it is drained, so an idle connection holds none. Default 64 KiB, so a pipelined burst of
+    /// sixteen 1 KiB frames fits one receive.
     /// </summary>
     public int ReceiveBufferSize { get; set; } = 65_536;
 

@@ -45,32 +45,6 @@ public class RingBufferTests
     }
 
     [Fact]
-    public void After_a_drain_it_rents_what_the_last_fill_needed_and_after_a_small_fill_the_initial_size_again()
-    {
-        var pool = new BufferPool();
-        using var ring = new RingBuffer(1024, 8192, pool);
-        ring.Write(new byte[3000]);
-        ring.Consume(3000);
-        Assert.True(ring.ReturnWhenEmpty());
-
-        ring.GetWriteMemory(100);
-        Assert.InRange(ring.Capacity, 3000, 8192);
-        var rented = pool.TotalRented;
-        ring.Write(new byte[3000]);
-        Assert.Equal(rented, pool.TotalRented);
-        ring.Consume(3000);
-        Assert.True(ring.ReturnWhenEmpty());
-
-        ring.Write(new byte[100]);
-        ring.Consume(100);
-        Assert.True(ring.ReturnWhenEmpty());
-        ring.GetWriteMemory(1);
-        Assert.InRange(ring.Capacity, 1024, 2047);
-        Assert.True(ring.ReturnWhenEmpty());
-        Assert.Equal(0, pool.Outstanding);
-    }
-
-    [Fact]
     public void Trimming_returns_the_grown_array_once_drained()
     {
         var pool = new BufferPool();
