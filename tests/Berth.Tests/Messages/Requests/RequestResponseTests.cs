@@ -208,6 +208,11 @@ public sealed class RequestResponseTests
                 var client = new BerthClient(new BerthClientOptions { Port = server.EndPoint.Port }, new PacketRouter());
                 clients.Add(client);
                 connections.Add(await client.ConnectAsync());
+                if (i == 0)
+                {
+                    // Connections land on different loops, whose OnConnected calls may run in any order.
+                    await dispatching.FirstConnected.Task.Within();
+                }
             }
 
             var stalled = connections[0].RequestAsync<Ping, Pong>(new Ping { Value = 1 }, NoTimeout, default).AsTask();
@@ -271,12 +276,20 @@ public sealed class RequestResponseTests
         Assert.Equal(DisconnectReason.MalformedMessage, info.Reason);
     }
 
-    /// <summary>Routes the first connection to one router and every later one to another.</summary>
+    /// <summary>Routes the first connection the server sees to one router and every later one to another.</summary>
     private sealed class DispatchingRouter(ConnectionHandler first, ConnectionHandler rest) : ConnectionHandler
     {
         private long _firstId;
 
-        public override void OnConnected(Connection connection) => Interlocked.CompareExchange(ref _firstId, connection.Id, 0);
+        public TaskCompletionSource FirstConnected { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public override void OnConnected(Connection connection)
+        {
+            if (Interlocked.CompareExchange(ref _firstId, connection.Id, 0) == 0)
+            {
+                FirstConnected.TrySetResult();
+            }
+        }
 
         public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body) =>
             (connection.Id == Interlocked.Read(ref _firstId) ? first : rest).OnFrame(connection, body);
