@@ -7,12 +7,16 @@ namespace Berth.Buffers;
 /// An array pool that gives memory back after a burst. Arrays come in power-of-two sizes from 16 bytes up to a
 /// maximum and are allocated pinned, so a socket operation never pins a movable array in the middle of the young
 /// heap. Each size keeps free arrays up to a byte bound, and a timer releases, at every interval, the free arrays
-/// that no rent needed during the whole interval before: after a burst of connections, the pool returns to what the
-/// steady load uses within two intervals, and the garbage collector can hand the memory back to the system.
+/// that no rent needed during the whole interval before, except those it needs to hold half as many again as the
+/// interval's busiest moment had rented: after a burst of connections, the pool returns to what the steady load uses
+/// (and that headroom) within two intervals, and the garbage collector can hand the memory back to the system.
 /// </summary>
 /// <remarks>
 /// <see cref="ArrayPool{T}.Create(int, int)"/> keeps every array it was given back, up to its count per size, for
 /// the life of the process: a burst of 1,000 connections leaves 64 MiB of receive rings in it forever.
+/// The headroom is for steady load, whose busiest moment differs from one interval to the next: releasing every
+/// array a quieter interval left unused made the next busier one allocate them again, so a steady load allocated
+/// now and then without end (docs/decisions/buffer-pool.md).
 /// </remarks>
 public sealed class ReleasingArrayPool : ArrayPool<byte>
 {
@@ -105,7 +109,10 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
         }
     }
 
-    /// <summary>Releases, for every size, the free arrays no rent needed since the last call; returns the bytes released.</summary>
+    /// <summary>
+    /// Releases, for every size, the free arrays no rent needed since the last call, keeping enough to hold half as
+    /// many again as were rented at once at the busiest moment since then; returns the bytes released.
+    /// </summary>
     public long ReleaseUnused()
     {
         long released = 0;
@@ -160,8 +167,10 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
 
     /// <summary>
     /// The free arrays of one length, most recently returned on top. <see cref="_leastFree"/> is the fewest arrays
-    /// the list held since the last eviction: that many at the bottom were not needed during the interval. The stack
-    /// itself grows and shrinks with use, so a bound of a million small arrays costs nothing until they exist.
+    /// the list held since the last eviction: that many at the bottom were not needed during the interval.
+    /// <see cref="_mostInUse"/> is the most arrays of this length out at once since then, counting those allocated
+    /// because the list was empty. The stack itself grows and shrinks with use, so a bound of a million small arrays
+    /// costs nothing until they exist.
     /// </summary>
     private sealed class FreeList(int length, int capacity)
     {
@@ -169,13 +178,21 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
         private byte[]?[] _arrays = [];
         private int _count;
         private int _leastFree;
+        private int _inUse;
+        private int _mostInUse;
 
         public int Length { get; } = length;
 
+        /// <summary>Takes a free array, or returns null when there is none and the caller allocates one; counts it as in use either way.</summary>
         public byte[]? TryTake()
         {
             lock (_lock)
             {
+                if (++_inUse > _mostInUse)
+                {
+                    _mostInUse = _inUse;
+                }
+
                 if (_count == 0)
                 {
                     return null;
@@ -192,10 +209,17 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
             }
         }
 
+        /// <summary>Takes back an array that was in use; returns false when the list is full and drops it.</summary>
         public bool TryAdd(byte[] array)
         {
             lock (_lock)
             {
+                // An array of this length the pool never handed out is kept as well; it cannot take the count below zero.
+                if (_inUse > 0)
+                {
+                    _inUse--;
+                }
+
                 if (_count == _arrays.Length)
                 {
                     if (_count == capacity)
@@ -215,7 +239,9 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
         {
             lock (_lock)
             {
-                var unused = _leastFree;
+                var headroom = _mostInUse + ((_mostInUse + 1) / 2);
+                var keptFree = Math.Max(0, headroom - _inUse);
+                var unused = Math.Min(_leastFree, Math.Max(0, _count - keptFree));
                 if (unused > 0)
                 {
                     var kept = _count - unused;
@@ -227,6 +253,7 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
                 }
 
                 _leastFree = _count;
+                _mostInUse = _inUse;
                 return (long)unused * Length;
             }
         }

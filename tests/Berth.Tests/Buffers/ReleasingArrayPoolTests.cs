@@ -24,7 +24,7 @@ public sealed class ReleasingArrayPoolTests
     }
 
     [Fact]
-    public void ReleasesOnlyWhatStayedUnusedForAWholeInterval()
+    public void ReleasesOnlyWhatStayedUnusedForAWholeIntervalBeyondHalfAgainItsBusiestMoment()
     {
         var pool = new ReleasingArrayPool(1 << 20, 1 << 20, Never);
         var burst = Enumerable.Range(0, 10).Select(_ => pool.Rent(4096)).ToList();
@@ -32,13 +32,51 @@ public sealed class ReleasingArrayPoolTests
         Assert.Equal(10 * 4096, pool.RetainedBytes);
 
         Assert.Equal(0, pool.ReleaseUnused());
-        var steady = Enumerable.Range(0, 3).Select(_ => pool.Rent(4096)).ToList();
+        var steady = Enumerable.Range(0, 4).Select(_ => pool.Rent(4096)).ToList();
         steady.ForEach(a => pool.Return(a));
 
-        Assert.Equal(7 * 4096, pool.ReleaseUnused());
-        Assert.Equal(3 * 4096, pool.RetainedBytes);
-        Assert.Equal(3 * 4096, pool.ReleaseUnused());
+        // Four out at once: six are kept, the other four stayed unused.
+        Assert.Equal(4 * 4096, pool.ReleaseUnused());
+        Assert.Equal(6 * 4096, pool.RetainedBytes);
+        Assert.Equal(6 * 4096, pool.ReleaseUnused());
         Assert.Equal(0, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void ASteadyLoadWhoseBusiestMomentVariesRentsOnlyArraysItHadBefore()
+    {
+        // Each interval the load has 8 arrays out at its busiest moment, then 6 in the next, and so on: a pool that
+        // released the 2 a quieter interval left unused allocated them again in the next busier one, for good.
+        var pool = new ReleasingArrayPool(1 << 20, 1 << 20, Never);
+        var seen = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
+        var fresh = 0;
+        for (var interval = 0; interval < 20; interval++)
+        {
+            var busiest = interval % 2 == 0 ? 8 : 6;
+            var rented = Enumerable.Range(0, busiest).Select(_ => pool.Rent(65_536)).ToList();
+            fresh += interval == 0 ? 0 : rented.Count(a => !seen.Contains(a));
+            rented.ForEach(a => seen.Add(a));
+            rented.ForEach(a => pool.Return(a));
+            pool.ReleaseUnused();
+        }
+
+        Assert.Equal(0, fresh);
+        Assert.Equal(8 * 65_536, pool.RetainedBytes);
+    }
+
+    [Fact]
+    public void ArraysOutAtTheIntervalsEndCountTowardsTheNextOnesBusiestMoment()
+    {
+        var pool = new ReleasingArrayPool(1 << 20, 1 << 20, Never);
+        var spare = Enumerable.Range(0, 4).Select(_ => pool.Rent(4096)).ToList();
+        spare.ForEach(a => pool.Return(a));
+        var held = Enumerable.Range(0, 2).Select(_ => pool.Rent(4096)).ToList();
+        pool.ReleaseUnused();
+
+        // Two stay out all interval long: three arrays of headroom in all, one of them free.
+        Assert.Equal(4096, pool.ReleaseUnused());
+        Assert.Equal(4096, pool.RetainedBytes);
+        held.ForEach(a => pool.Return(a));
     }
 
     [Fact]
