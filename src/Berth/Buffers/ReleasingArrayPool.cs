@@ -7,9 +7,9 @@ namespace Berth.Buffers;
 /// An array pool that gives memory back after a burst. Arrays come in power-of-two sizes from 16 bytes up to a
 /// maximum and are allocated pinned, so a socket operation never pins a movable array in the middle of the young
 /// heap. Each size keeps free arrays up to a byte bound, and a timer releases, at every interval, the free arrays
-/// that no rent needed during the whole interval before, except those it needs to hold half as many again as the
-/// interval's busiest moment had rented: after a burst of connections, the pool returns to what the steady load uses
-/// (and that headroom) within two intervals, and the garbage collector can hand the memory back to the system.
+/// that no rent needed during the whole interval before, except those it needs to hold twice what the interval's
+/// busiest moment had rented: after a burst of connections, the pool returns to twice what the steady load uses within
+/// two intervals (nothing, once the load stops), and the garbage collector can hand the memory back to the system.
 /// </summary>
 /// <remarks>
 /// <see cref="ArrayPool{T}.Create(int, int)"/> keeps every array it was given back, up to its count per size, for
@@ -110,8 +110,8 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
     }
 
     /// <summary>
-    /// Releases, for every size, the free arrays no rent needed since the last call, keeping enough to hold half as
-    /// many again as were rented at once at the busiest moment since then; returns the bytes released.
+    /// Releases, for every size, the free arrays no rent needed since the last call, keeping enough to hold twice as
+    /// many as were rented at once at the busiest moment since then; returns the bytes released.
     /// </summary>
     public long ReleaseUnused()
     {
@@ -239,7 +239,7 @@ public sealed class ReleasingArrayPool : ArrayPool<byte>
         {
             lock (_lock)
             {
-                var headroom = _mostInUse + ((_mostInUse + 1) / 2);
+                var headroom = 2 * _mostInUse;
                 var keptFree = Math.Max(0, headroom - _inUse);
                 var unused = Math.Min(_leastFree, Math.Max(0, _count - keptFree));
                 if (unused > 0)

@@ -24,7 +24,7 @@ public sealed class ReleasingArrayPoolTests
     }
 
     [Fact]
-    public void ReleasesOnlyWhatStayedUnusedForAWholeIntervalBeyondHalfAgainItsBusiestMoment()
+    public void ReleasesOnlyWhatStayedUnusedForAWholeIntervalBeyondTwiceItsBusiestMoment()
     {
         var pool = new ReleasingArrayPool(1 << 20, 1 << 20, Never);
         var burst = Enumerable.Range(0, 10).Select(_ => pool.Rent(4096)).ToList();
@@ -32,10 +32,10 @@ public sealed class ReleasingArrayPoolTests
         Assert.Equal(10 * 4096, pool.RetainedBytes);
 
         Assert.Equal(0, pool.ReleaseUnused());
-        var steady = Enumerable.Range(0, 4).Select(_ => pool.Rent(4096)).ToList();
+        var steady = Enumerable.Range(0, 3).Select(_ => pool.Rent(4096)).ToList();
         steady.ForEach(a => pool.Return(a));
 
-        // Four out at once: six are kept, the other four stayed unused.
+        // Three out at once: six are kept, the other four stayed unused.
         Assert.Equal(4 * 4096, pool.ReleaseUnused());
         Assert.Equal(6 * 4096, pool.RetainedBytes);
         Assert.Equal(6 * 4096, pool.ReleaseUnused());
@@ -68,14 +68,14 @@ public sealed class ReleasingArrayPoolTests
     public void ArraysOutAtTheIntervalsEndCountTowardsTheNextOnesBusiestMoment()
     {
         var pool = new ReleasingArrayPool(1 << 20, 1 << 20, Never);
-        var spare = Enumerable.Range(0, 4).Select(_ => pool.Rent(4096)).ToList();
+        var spare = Enumerable.Range(0, 6).Select(_ => pool.Rent(4096)).ToList();
         spare.ForEach(a => pool.Return(a));
         var held = Enumerable.Range(0, 2).Select(_ => pool.Rent(4096)).ToList();
         pool.ReleaseUnused();
 
-        // Two stay out all interval long: three arrays of headroom in all, one of them free.
-        Assert.Equal(4096, pool.ReleaseUnused());
-        Assert.Equal(4096, pool.RetainedBytes);
+        // Two stay out all interval long: four arrays in all, two of them free.
+        Assert.Equal(2 * 4096, pool.ReleaseUnused());
+        Assert.Equal(2 * 4096, pool.RetainedBytes);
         held.ForEach(a => pool.Return(a));
     }
 
