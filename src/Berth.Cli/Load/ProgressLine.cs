@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 
 namespace Berth.Cli.Load;
 
@@ -28,6 +29,9 @@ internal sealed class ProgressLine : IAsyncDisposable
         var started = Stopwatch.GetTimestamp();
         var lastMessages = 0L;
         var lastTime = started;
+        // The line is formatted into one buffer for the whole run: the bench counts the process's allocations over its
+        // measurement window, and a string a tick was bytes per message in the cells with the fewest messages.
+        var line = new char[label.Length + 96];
         using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(250));
         try
         {
@@ -37,8 +41,13 @@ internal sealed class ProgressLine : IAsyncDisposable
                 var messages = progress.Messages;
                 var rate = (messages - lastMessages) / Stopwatch.GetElapsedTime(lastTime, now).TotalSeconds;
                 (lastMessages, lastTime) = (messages, now);
-                Console.Error.Write(
-                    $"\r  {label}  {Stopwatch.GetElapsedTime(started, now).TotalSeconds,5:F1} s  {rate,12:N0} msg/s  errors {progress.Errors}   ");
+                if (line.AsSpan().TryWrite(
+                        CultureInfo.CurrentCulture,
+                        $"\r  {label}  {Stopwatch.GetElapsedTime(started, now).TotalSeconds,5:F1} s  {rate,12:N0} msg/s  errors {progress.Errors}   ",
+                        out var written))
+                {
+                    Console.Error.Write(line, 0, written);
+                }
             }
         }
         catch (OperationCanceledException)
