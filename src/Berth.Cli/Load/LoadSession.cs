@@ -20,7 +20,7 @@ namespace Berth.Cli.Load;
 /// goes out as echoes make room. A stalled server therefore shows up as every request that fell due during the stall,
 /// each with the time it waited, rather than as one slow request (coordinated omission).
 /// </remarks>
-internal sealed class LoadSession(LoadSettings settings, LoadWindow window, LoadProgress progress, ReadOnlyMemory<byte> payload, int seed)
+internal sealed class LoadSession(LoadSettings settings, LoadWindow window, LoadProgress progress, byte[] payload, int seed)
     : ConnectionHandler
 {
     /// <summary>
@@ -28,6 +28,9 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     /// loop sends from the receive loop alone, and so does a rate paced on the session's own epoll loop.
     /// </summary>
     private readonly Lock _lock = new();
+
+    /// <summary>Nanoseconds per Stopwatch tick (1 on Linux): a round trip in ticks times this, with no TimeSpan between.</summary>
+    private static readonly double s_nanosecondsPerTick = 1e9 / Stopwatch.Frequency;
     private readonly bool _paced = settings.Rate > 0;
     private bool _pacedFromAnotherThread;
     private readonly long[] _dueAt = new long[settings.Pipeline];
@@ -192,17 +195,17 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
             throw new InvalidDataException($"unexpected echo of {body.Length} bytes");
         }
 
-        if (!IsEchoOf(body, payload.Span[.._sizeAt[_head]]))
+        if (!IsEchoOf(body, new ReadOnlySpan<byte>(payload, 0, _sizeAt[_head])))
         {
             throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {_sizeAt[_head]}-byte request it answers");
         }
 
         var due = _dueAt[_head];
-        _head = (_head + 1) % _dueAt.Length;
+        _head = Next(_head);
         _pending--;
         LastEcho = now;
         Echoed = true;
-        Recorder().Echoed((int)body.Length, (long)Stopwatch.GetElapsedTime(due, now).TotalNanoseconds, window.IsMeasuring);
+        Recorder().Echoed((int)body.Length, (long)((now - due) * s_nanosecondsPerTick), window.IsMeasuring);
         return !window.IsOver;
     }
 
@@ -238,9 +241,9 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         var slot = _tail;
         _dueAt[slot] = due;
         _sizeAt[slot] = size;
-        _tail = (slot + 1) % _dueAt.Length;
+        _tail = Next(slot);
         _pending++;
-        if (_connection is { } connection && connection.TrySend(payload.Span[..size]))
+        if (_connection is { } connection && connection.TrySend(new ReadOnlySpan<byte>(payload, 0, size)))
         {
             return true;
         }
@@ -256,6 +259,9 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
 
         return false;
     }
+
+    /// <summary>The slot after <paramref name="slot"/> in the ring of pending requests, without a division per echo.</summary>
+    private int Next(int slot) => slot + 1 == _dueAt.Length ? 0 : slot + 1;
 
     /// <summary>True when <paramref name="body"/> holds exactly the bytes of <paramref name="request"/>, compared segment by segment.</summary>
     private static bool IsEchoOf(in ReadOnlySequence<byte> body, ReadOnlySpan<byte> request)
