@@ -15,8 +15,9 @@ namespace Berth.Buffers;
 /// <para>
 /// A segment may also be lent (<see cref="Lend"/>): bytes of someone else's array, recorded where they lie instead of
 /// copied. Nothing is ever written into a lent array and it never goes to the pool; the lender's bytes must stay as
-/// they are until <see cref="OwnLent"/> copied them into pooled arrays or the writer was reset. The offsets and flags
-/// of lent segments are kept in two more arrays made at the first loan, so a writer that never borrows holds none.
+/// they are until <see cref="OwnLent"/> copied them into pooled arrays or the writer was reset. Where lent segments begin
+/// is kept in one more array, rented at the first loan and returned when the last loan ends, so a writer holds it
+/// only while it refers to a lender's bytes: an idle connection keeps nothing for having echoed from its ring.
 /// </para>
 /// </remarks>
 public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
@@ -29,8 +30,8 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     private byte[][] _arrays = new byte[8][];
     private int[] _counts = new int[8];
     private int _segments;
+    // Per segment: 0 for an array of the pool's, the offset plus one for a lent one. Null while nothing is lent.
     private int[]? _starts;
-    private bool[]? _lent;
     private int _lentSegments;
     private BufferSegment[] _sequence = [];
     private int _sealed;
@@ -138,8 +139,7 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     internal void Lend(byte[] array, int offset, int count)
     {
         var last = _segments - 1;
-        if (last >= 0 && _lent is not null && _lent[last] && ReferenceEquals(_arrays[last], array)
-            && _starts![last] + _counts[last] == offset)
+        if (last >= 0 && IsLent(last) && ReferenceEquals(_arrays[last], array) && Start(last) + _counts[last] == offset)
         {
             _counts[last] += count;
             WrittenCount += count;
@@ -147,12 +147,10 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
         }
 
         var index = NewSegment();
-        _starts ??= new int[_arrays.Length];
-        _lent ??= new bool[_arrays.Length];
+        _starts ??= RentStarts(_arrays.Length);
         _arrays[index] = array;
-        _starts[index] = offset;
+        _starts[index] = offset + 1;
         _counts[index] = count;
-        _lent[index] = true;
         _lentSegments++;
         WrittenCount += count;
     }
@@ -162,18 +160,19 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     {
         for (var i = 0; _lentSegments > 0 && i < _segments; i++)
         {
-            if (!_lent![i])
+            if (!IsLent(i))
             {
                 continue;
             }
 
             var copy = _pool.Rent(Math.Max(_counts[i], _segmentSize));
-            _arrays[i].AsSpan(_starts![i], _counts[i]).CopyTo(copy);
+            _arrays[i].AsSpan(Start(i), _counts[i]).CopyTo(copy);
             _arrays[i] = copy;
-            _starts[i] = 0;
-            _lent[i] = false;
+            _starts![i] = 0;
             _lentSegments--;
         }
+
+        ReturnStartsAfterLastLoan();
     }
 
     /// <summary>The current end of the written bytes, to <see cref="Rollback"/> to.</summary>
@@ -185,10 +184,9 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
         while (_segments > mark.Segments)
         {
             _segments--;
-            if (_lent is not null && _lent[_segments])
+            if (IsLent(_segments))
             {
                 // The lender's array: dropped, never returned to the pool.
-                _lent[_segments] = false;
                 _starts![_segments] = 0;
                 _lentSegments--;
             }
@@ -205,6 +203,7 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
             _counts[_segments - 1] = mark.LastCount;
         }
 
+        ReturnStartsAfterLastLoan();
         WrittenCount = mark.Length;
         if (_segments == 0)
         {
@@ -224,14 +223,32 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     }
 
     /// <summary>Where segment <paramref name="index"/>'s bytes begin in its array: 0 unless it is lent.</summary>
-    private int Start(int index) => _starts is null ? 0 : _starts[index];
+    private int Start(int index) => IsLent(index) ? _starts![index] - 1 : 0;
+
+    private bool IsLent(int index) => _starts is not null && _starts[index] != 0;
+
+    private static int[] RentStarts(int length)
+    {
+        var starts = ArrayPool<int>.Shared.Rent(length);
+        Array.Clear(starts);
+        return starts;
+    }
+
+    private void ReturnStartsAfterLastLoan()
+    {
+        if (_lentSegments == 0 && _starts is not null)
+        {
+            ArrayPool<int>.Shared.Return(_starts);
+            _starts = null;
+        }
+    }
 
     private int SegmentWithRoom(int sizeHint)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
         var needed = Math.Max(sizeHint, 1);
         var last = _segments - 1;
-        if (last >= 0 && _arrays[last].Length - _counts[last] >= needed && (_lent is null || !_lent[last]))
+        if (last >= 0 && _arrays[last].Length - _counts[last] >= needed && !IsLent(last))
         {
             return last;
         }
@@ -249,10 +266,12 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
         {
             Array.Resize(ref _arrays, _segments * 2);
             Array.Resize(ref _counts, _segments * 2);
-            if (_starts is not null)
+            if (_starts is not null && _starts.Length < _arrays.Length)
             {
-                Array.Resize(ref _starts, _segments * 2);
-                Array.Resize(ref _lent, _segments * 2);
+                var starts = RentStarts(_arrays.Length);
+                _starts.AsSpan(0, _segments).CopyTo(starts);
+                ArrayPool<int>.Shared.Return(_starts);
+                _starts = starts;
             }
         }
 
