@@ -53,8 +53,13 @@ if [ ! -f "$old/load/Berth.CallLoad.dll" ] || [ ! -f "$old/server/Berth.RequestS
     rm -rf "$old"
     mkdir -p "$old"
     git worktree add -f --detach "$old/src" "$previous" > /dev/null 2>&1
-    dotnet build "$old/src/bench/Berth.RequestServer/Berth.RequestServer.csproj" -c Release -nologo -v quiet -o "$old/server" > /dev/null
-    dotnet build "$old/src/bench/Berth.CallLoad/Berth.CallLoad.csproj" -c Release -nologo -v quiet -o "$old/load" > /dev/null
+    for project in Berth.RequestServer:server Berth.CallLoad:load; do
+        if ! dotnet build "$old/src/bench/${project%:*}/${project%:*}.csproj" -c Release -nologo -v quiet -o "$old/${project#*:}" > "$old/build.log" 2>&1; then
+            echo "reqresp-vs-previous: ${project%:*} of $previous did not build (it needs bench/${project%:*}); see $old/build.log" >&2
+            git worktree remove --force "$old/src"
+            exit 1
+        fi
+    done
     git worktree remove --force "$old/src"
 fi
 declare -A drivers=(
