@@ -41,7 +41,8 @@ public ref struct PacketReader
         Endianness = endianness;
         _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
         _current = packet.FirstSpan;
-        _next = packet.GetPosition(_current.Length);
+        // A frame in one segment, the usual case, never moves to a next one: its end spares seeking a position.
+        _next = packet.IsSingleSegment ? packet.End : packet.GetPosition(_current.Length);
         _afterCurrent = _length - _current.Length;
     }
 
