@@ -20,6 +20,7 @@ public ref struct PacketReader
     private readonly ReadOnlySequence<byte> _sequence;
     private readonly long _length;
     private readonly bool _reverse;
+    private readonly bool _overSequence;
     private ReadOnlySpan<byte> _current;
     private SequencePosition _next;
     private long _afterCurrent;
@@ -37,6 +38,7 @@ public ref struct PacketReader
     public PacketReader(in ReadOnlySequence<byte> packet, Endianness endianness = Endianness.Little)
     {
         _sequence = packet;
+        _overSequence = true;
         _length = packet.Length;
         Endianness = endianness;
         _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
@@ -250,7 +252,8 @@ public ref struct PacketReader
             return false;
         }
 
-        if (_sequence.Length != _length)
+        // A flag rather than comparing the sequence's length, which sums its segments, on every view a message takes.
+        if (!_overSequence)
         {
             var copy = new byte[byteCount];
             CopyAndAdvance(copy);
