@@ -53,6 +53,11 @@ internal sealed class FrameDelivery(
                 frames++;
                 handler.OnFrame(connection, body);
             }
+
+            if (frames > 0)
+            {
+                handler.OnFramesDelivered(connection);
+            }
         }
         catch (Exception e)
         {
