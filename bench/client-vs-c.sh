@@ -4,11 +4,15 @@
 #   sessions  10,000 connections, one 10 KiB request per second each (--rate 1, the same body size for both clients),
 #             each round trip timed from when its request was due; target: berth load's p99 within 1.5x the C client's
 #   closed    64 B x 100 connections, pipeline 16, as fast as echoes return; target: berth load >= 0.9x the C client's msg/s
+# Both clients run the same number of threads (--threads, default 1, the C load generator's default): the C client with
+# --threads N, berth load with N epoll loops (BERTH_EPOLL_LOOPS=N), so neither has a core's worth of threads more than
+# the other on a machine whose cores the echo shares.
 # Writes a berth-result/1 file (docs/RESULTS.md) with every round, its ratio and the median ratio, and prints it.
 #
 #   bash bench/client-vs-c.sh                                   3 rounds, 10,000 sessions, 5 s warm-up + 20 s per run
 #   bash bench/client-vs-c.sh --rounds 5 --data docs/data/tcp/client-vs-c.json
 #   bash bench/client-vs-c.sh --rounds 1 --connections 200 --warmup 0.5 --duration 1    a smoke run, not a measurement
+#   bash bench/client-vs-c.sh --threads 2                       both clients on two threads
 #
 # Needs gcc (bash scripts/setup.sh --compare) and python3.
 set -euo pipefail
@@ -19,6 +23,7 @@ rounds=3
 connections=10000
 warmup=5
 duration=20
+threads=1
 data=artifacts/client-vs-c/result.json
 while (($#)); do
     case "$1" in
@@ -26,6 +31,7 @@ while (($#)); do
         --connections) connections="$2"; shift 2 ;;
         --warmup) warmup="$2"; shift 2 ;;
         --duration) duration="$2"; shift 2 ;;
+        --threads) threads="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
         *) echo "client-vs-c: unknown option $1 (see the header of bench/client-vs-c.sh)" >&2; exit 2 ;;
     esac
@@ -72,7 +78,7 @@ run() {
     fi
     start_echo "$file.echo.log"
     if [ "$client" = berth ]; then
-        "${berth[@]}" load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" --data "$file.json" > "$file.out" 2>&1 || true
+        BERTH_EPOLL_LOOPS="$threads" "${berth[@]}" load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" --data "$file.json" > "$file.out" 2>&1 || true
         python3 - "$file.json" "$workload" "$client" "$round" >> "$rows" <<'PY'
 import json, sys
 table = json.load(open(sys.argv[1]))["tables"]["load"]
@@ -80,7 +86,7 @@ row = dict(zip([c["name"] for c in table["columns"]], table["rows"][0]))
 print("\t".join(sys.argv[2:5] + [str(row[k]) for k in ("msg/s", "p50", "p99", "errors", "idle heap per conn")]))
 PY
     else
-        artifacts/compare/berth-load --port "$port" "${args[@]}" --warmup "$warmup" --duration "$duration" > "$file.out" 2>&1 || true
+        artifacts/compare/berth-load --port "$port" "${args[@]}" --threads "$threads" --warmup "$warmup" --duration "$duration" > "$file.out" 2>&1 || true
         python3 - "$file.out" "$workload" "$client" "$round" >> "$rows" <<'PY'
 import json, sys
 r = json.loads([line for line in open(sys.argv[1]) if line.startswith("{")][-1])
@@ -91,7 +97,7 @@ PY
     tail -1 "$rows"
 }
 
-echo "client-vs-c: $rounds round(s); $connections sessions at 1 req/s, and 64 B x 100 closed loop; load average $load_at_start"
+echo "client-vs-c: $rounds round(s); $connections sessions at 1 req/s, and 64 B x 100 closed loop; $threads client thread(s); load average $load_at_start"
 for round in $(seq "$rounds"); do
     # The client that goes first alternates, so neither always meets the machine in the same state.
     if ((round % 2)); then clients=(berth c); else clients=(c berth); fi
@@ -102,9 +108,9 @@ for round in $(seq "$rounds"); do
     done
 done
 
-python3 - "$rows" "$data" "$invocation" "$date" "$load_at_start" "$stat_start" "$self_start" "$$" "$out" <<'PY'
+python3 - "$rows" "$data" "$invocation" "$date" "$load_at_start" "$stat_start" "$self_start" "$$" "$out" "$threads" <<'PY'
 import json, statistics, subprocess, sys
-rows_path, data, command, date, load, stat_start, self_start, pid, out = sys.argv[1:10]
+rows_path, data, command, date, load, stat_start, self_start, pid, out, threads = sys.argv[1:11]
 
 def cpu(line):
     ticks = [int(v) for v in line.split()[1:]]
@@ -145,7 +151,8 @@ def table(workload, title, value, fmt, met, target):
             {"name": "ratio", "format": "ratio"}, {"name": "errors", "format": "int"}, {"name": "berth load idle heap per conn", "format": "bytes"},
         ],
         "rows": out_rows,
-        "notes": [target + (" Met." if median is not None and met(median) else " Not met." if median is not None else "")],
+        "notes": [target + (" Met." if median is not None and met(median) else " Not met." if median is not None else ""),
+                  f"Both clients ran {threads} thread(s): the C load generator with --threads {threads}, berth load with {threads} epoll loop(s) (BERTH_EPOLL_LOOPS={threads})."],
     }
 
 sessions = table("sessions", "Sessions at one 10 KiB request per second against the C echo: p99 from when each request was due",

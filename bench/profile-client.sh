@@ -8,12 +8,14 @@
 #   bash bench/profile-client.sh --data docs/data/decisions/client-pipelining-after.json
 #   bash bench/profile-client.sh --previous a842445 --data docs/data/decisions/client-pipelining-before.json
 #   bash bench/profile-client.sh --rate 1 --connections 2000 --size 10240 --data docs/data/decisions/client-rate-after.json
+#   bash bench/profile-client.sh --loops 1 --data docs/data/decisions/client-batch-clock-after.json
 #
 # Runs `berth load` (this build's, or the one of --previous COMMIT, built by bench/build-previous-engine.sh) against
 # the C epoll echo (bench/native/echo): --connections (default 100), pipeline 16, --size (default 64) bytes. Messages
 # in the counted window are the run's echoed messages per second times the window, so per-message counts are averages.
 # With --rate R each session sends R requests per second instead of a closed loop, and the counts add the waits a
-# paced client makes (epoll_pwait2 and clock_nanosleep): per echoed message is then per request.
+# paced client makes (epoll_pwait2 and clock_nanosleep): per echoed message is then per request. --loops N runs berth
+# load on N epoll loops (BERTH_EPOLL_LOOPS; one per core when not given), as bench/client-vs-c.sh runs it with --threads.
 # Needs gcc, python3 and perf, and root or a perf_event_paranoid that lets perf attach to the client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +25,7 @@ cli=src/Berth.Cli/bin/Release/net10.0
 size=64
 connections=100
 rate=""
+loops=""
 data=""
 command="bash bench/profile-client.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
@@ -31,6 +34,7 @@ while (($#)); do
         --size) size="$2"; shift 2 ;;
         --connections) connections="$2"; shift 2 ;;
         --rate) rate="$2"; shift 2 ;;
+        --loops) loops="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
         *) echo "profile-client: unknown option $1 (see the header of bench/profile-client.sh)" >&2; exit 2 ;;
     esac
@@ -58,7 +62,7 @@ echo=$!
 port=$(listening_port "$out/echo.log" "$echo" "profile-client: the C echo") || exit 1
 
 # Write-xor-execute off, so perf finds the JIT's code under the names the perf map gives it.
-DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet "$cli/Berth.Cli.dll" load --port "$port" \
+DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 BERTH_EPOLL_LOOPS="$loops" dotnet "$cli/Berth.Cli.dll" load --port "$port" \
     --connections "$connections" --pipeline 16 --size "$size" ${rate:+--rate "$rate"} --warmup 2 --duration 8 --data "$out/load.json" \
     > "$out/load.out" 2>&1 &
 load=$!
@@ -85,12 +89,12 @@ perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso 2> /dev
 perf report -i "$out/perf.data" --stdio --no-children -g none --sort dso,sym 2> /dev/null > "$out/sym.txt"
 python3 scripts/long_results.py step-end "$state"
 
-python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$window" "$rate" <<'PY'
+python3 - "$out" "$state" "$data" "$size" "$connections" "$cli" "$window" "$rate" "$loops" <<'PY'
 import json, sys
 sys.path.insert(0, "scripts")
 import long_results
 import perf_shares
-out, state, data, size, connections, cli, window, rate = sys.argv[1:9]
+out, state, data, size, connections, cli, window, rate, loops = sys.argv[1:10]
 
 table = json.load(open(f"{out}/load.json"))["tables"]["load"]
 row = dict(zip([c["name"] for c in table["columns"]], table["rows"][0]))
@@ -112,6 +116,8 @@ frames = perf_shares.frames(f"{out}/sym.txt")
 workload = (f"{connections} sessions of {rate} request(s) of {size} B per second, against the C echo" if rate
             else f"{size} B x {connections} connections, pipeline 16, against the C echo")
 build = "the build of " + (cli.split("/")[-2] if "previous-engine" in cli else "this commit")
+if loops:
+    build += f", {loops} epoll loop(s)"
 long_results.write_json(data, {
     "schema": long_results.SCHEMA,
     "provenance": long_results.provenance(state),

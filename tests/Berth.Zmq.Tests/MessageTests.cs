@@ -149,6 +149,43 @@ public sealed unsafe class MessageTests : IDisposable
         Assert.Equal(Count, ZmqZeroCopy.PooledReleases - before);
     }
 
+    // The default Send(span) changes route at two sizes: libzmq keeps frames of up to 33 bytes inside the message (no
+    // allocation) and mallocs larger ones, and from the zero-copy threshold Berth copies into a pooled array instead.
+    [Fact]
+    public void Default_span_sends_deliver_every_byte_at_each_size_where_the_route_changes()
+    {
+        using var push = _context.Create(ZmqSocketType.Push);
+        using var pull = _context.Create(ZmqSocketType.Pull);
+        pull.Connect(push.BindLoopback());
+        Assert.Equal(ZmqSendStrategy.DefaultZeroCopyThreshold, push.ZeroCopyThreshold);
+        const int Threshold = ZmqSendStrategy.DefaultZeroCopyThreshold;
+        int[] sizes = [0, 32, 33, 34, Threshold - 1, Threshold, Threshold + 1];
+        var before = ZmqZeroCopy.PooledReleases;
+
+        for (var i = 0; i < sizes.Length; i++)
+        {
+            push.Send(Pattern(sizes[i], i));
+        }
+
+        // One multipart message whose frames fall on both sides of each boundary.
+        for (var i = 0; i < sizes.Length; i++)
+        {
+            push.Send(Pattern(sizes[i], sizes.Length + i), more: i < sizes.Length - 1);
+        }
+
+        using var frame = new ZmqMessage();
+        for (var i = 0; i < sizes.Length * 2; i++)
+        {
+            pull.Receive(frame);
+            Assert.Equal(i >= sizes.Length && i < (sizes.Length * 2) - 1, frame.More);
+            Assert.True(frame.Data.SequenceEqual(Pattern(sizes[i % sizes.Length], i)), $"frame {i} of {sizes[i % sizes.Length]} bytes differs");
+        }
+
+        var pooled = 2 * sizes.Count(size => size >= Threshold);
+        SpinWait.SpinUntil(() => ZmqZeroCopy.PooledReleases - before >= pooled, Endpoints.Patience);
+        Assert.Equal(pooled, ZmqZeroCopy.PooledReleases - before);
+    }
+
     [Fact]
     public void Receiving_a_frame_longer_than_the_buffer_is_reported_not_silently_truncated()
     {
@@ -159,6 +196,18 @@ public sealed unsafe class MessageTests : IDisposable
 
         var error = Assert.Throws<ZmqException>(() => pull.Receive(new byte[4]));
         Assert.Contains("13-byte frame", error.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>Bytes that differ per frame and per position, so a frame sent in the wrong place or cut short shows.</summary>
+    private static byte[] Pattern(int size, int frame)
+    {
+        var bytes = new byte[size];
+        for (var i = 0; i < size; i++)
+        {
+            bytes[i] = (byte)((i * 31) + frame);
+        }
+
+        return bytes;
     }
 
     [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]

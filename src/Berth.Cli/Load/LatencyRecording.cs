@@ -15,4 +15,8 @@ internal static class LatencyRecording
 
     public static void Record(this LongHistogram histogram, long nanoseconds) =>
         histogram.RecordValue(Math.Clamp(nanoseconds, 1, HighestNanoseconds));
+
+    /// <summary>Records <paramref name="count"/> round trips of <paramref name="nanoseconds"/> each.</summary>
+    public static void Record(this LongHistogram histogram, long nanoseconds, long count) =>
+        histogram.RecordValueWithCount(Math.Clamp(nanoseconds, 1, HighestNanoseconds), count);
 }

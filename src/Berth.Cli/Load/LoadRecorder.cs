@@ -7,9 +7,18 @@ namespace Berth.Cli.Load;
 /// recorder per thread, not per session, holds the histogram (about 37 KB): ten thousand sessions cost no more than
 /// one, and recording takes no lock and shares no cache line.
 /// </summary>
+/// <remarks>
+/// Echoes of one delivered batch share one clock reading, and a closed loop's requests sent in one batch share their
+/// due time, so a batch's round trips are often the same value back to back: a run of equal values is recorded once,
+/// with its count, when a different value ends it. The histogram holds the same counts; it takes one record per run
+/// instead of one per echo (recording was a share of the closed loop's profile).
+/// </remarks>
 internal sealed class LoadRecorder
 {
-    public LongHistogram Latency { get; } = LatencyRecording.Create();
+    private readonly LongHistogram _latency = LatencyRecording.Create();
+    private long _echoes;
+    private long _runValue;
+    private long _runCount;
 
     /// <summary>Echoes received during the measurement window.</summary>
     public long Messages { get; private set; }
@@ -20,16 +29,39 @@ internal sealed class LoadRecorder
     /// <summary>Every echo received, warm-up included, read by the progress display.</summary>
     public long Echoes => Volatile.Read(ref _echoes);
 
-    private long _echoes;
-
     public void Echoed(int size, long nanoseconds, bool measuring)
     {
         Volatile.Write(ref _echoes, _echoes + 1);
-        if (measuring)
+        if (!measuring)
         {
-            Latency.Record(nanoseconds);
-            Messages++;
-            Bytes += size;
+            return;
+        }
+
+        Messages++;
+        Bytes += size;
+        if (nanoseconds == _runValue && _runCount > 0)
+        {
+            _runCount++;
+            return;
+        }
+
+        RecordRun();
+        (_runValue, _runCount) = (nanoseconds, 1);
+    }
+
+    /// <summary>The round trips of the window; call once the sessions are closed, since it records the last run.</summary>
+    public LongHistogram CompleteLatency()
+    {
+        RecordRun();
+        return _latency;
+    }
+
+    private void RecordRun()
+    {
+        if (_runCount > 0)
+        {
+            _latency.Record(_runValue, _runCount);
+            _runCount = 0;
         }
     }
 }

@@ -57,7 +57,7 @@ internal sealed class LoadRunner(LoadSettings settings)
         long messages = 0, bytes = 0;
         foreach (var recorder in Progress.Recorders)
         {
-            latency.Add(recorder.Latency);
+            latency.Add(recorder.CompleteLatency());
             messages += recorder.Messages;
             bytes += recorder.Bytes;
         }

@@ -15,6 +15,8 @@ internal sealed class ConnectionLinesHandler(ConnectionHandler echo) : Connectio
 
     public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body) => echo.OnFrame(connection, body);
 
+    public override void OnFramesDelivered(Connection connection) => echo.OnFramesDelivered(connection);
+
     public override void OnDisconnected(Connection connection, DisconnectInfo info) =>
         Console.WriteLine($"connection {connection.Id} closed: {info.Reason} (peer {connection.RemoteEndPoint}, {info.UnsentFrames} frame(s) unsent)");
 }

@@ -20,6 +20,7 @@ public ref struct PacketReader
     private readonly ReadOnlySequence<byte> _sequence;
     private readonly long _length;
     private readonly bool _reverse;
+    private readonly bool _overSequence;
     private ReadOnlySpan<byte> _current;
     private SequencePosition _next;
     private long _afterCurrent;
@@ -37,11 +38,13 @@ public ref struct PacketReader
     public PacketReader(in ReadOnlySequence<byte> packet, Endianness endianness = Endianness.Little)
     {
         _sequence = packet;
+        _overSequence = true;
         _length = packet.Length;
         Endianness = endianness;
         _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
         _current = packet.FirstSpan;
-        _next = packet.GetPosition(_current.Length);
+        // A frame in one segment, the usual case, never moves to a next one: its end spares seeking a position.
+        _next = packet.IsSingleSegment ? packet.End : packet.GetPosition(_current.Length);
         _afterCurrent = _length - _current.Length;
     }
 
@@ -211,6 +214,15 @@ public ref struct PacketReader
     /// <summary>Copies the next <c>destination.Length</c> bytes into <paramref name="destination"/>.</summary>
     public bool TryReadBytes(scoped Span<byte> destination)
     {
+        // Through a local, as TryReadRaw: one length check when the bytes lie in the current span, the usual case.
+        var current = _current;
+        if (current.Length >= destination.Length)
+        {
+            current[..destination.Length].CopyTo(destination);
+            _current = current[destination.Length..];
+            return true;
+        }
+
         if (Remaining < destination.Length)
         {
             return false;
@@ -240,7 +252,8 @@ public ref struct PacketReader
             return false;
         }
 
-        if (_sequence.Length != _length)
+        // A flag rather than comparing the sequence's length, which sums its segments, on every view a message takes.
+        if (!_overSequence)
         {
             var copy = new byte[byteCount];
             CopyAndAdvance(copy);
@@ -550,14 +563,12 @@ public ref struct PacketReader
         if (TryPeekLengthPrefix(prefix, out var prefixLength, out var count) && _current.Length - prefixLength >= count)
         {
             // The usual case, prefix and bytes in the current span: decoded where they lie, the reader untouched on failure.
-            var bytes = _current.Slice(prefixLength, count);
-            if (!IsValid(encoding, bytes))
+            value = Decode(encoding, _current.Slice(prefixLength, count));
+            if (value is null)
             {
-                value = null;
                 return false;
             }
 
-            value = encoding.GetString(bytes);
             _current = _current[(prefixLength + count)..];
             return true;
         }
@@ -593,13 +604,13 @@ public ref struct PacketReader
         byte[]? rented = null;
         try
         {
-            if (!TryTakeContiguous(byteCount, ref rented, out var bytes) || !IsValid(encoding, bytes))
+            if (!TryTakeContiguous(byteCount, ref rented, out var bytes))
             {
                 return false;
             }
 
-            value = encoding.GetString(bytes);
-            return true;
+            value = Decode(encoding, bytes);
+            return value is not null;
         }
         finally
         {
@@ -627,6 +638,19 @@ public ref struct PacketReader
         {
             ReturnScratch(rented);
         }
+    }
+
+    /// <summary>The string <paramref name="bytes"/> encode, or null when they are not valid in <paramref name="encoding"/>.</summary>
+    private static string? Decode(Encoding encoding, ReadOnlySpan<byte> bytes)
+    {
+        // ASCII, what most text fields hold, is valid in both encodings and decodes by widening each byte: one pass to
+        // check it and one to widen, where UTF-8's own decoder would scan it once more to count the characters.
+        if (Ascii.IsValid(bytes))
+        {
+            return Encoding.Latin1.GetString(bytes);
+        }
+
+        return ReferenceEquals(encoding, Encoding.ASCII) || !Utf8.IsValid(bytes) ? null : encoding.GetString(bytes);
     }
 
     private static bool IsValid(Encoding encoding, ReadOnlySpan<byte> bytes) =>

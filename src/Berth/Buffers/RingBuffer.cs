@@ -41,6 +41,12 @@ internal sealed class RingBuffer : IDisposable
     /// <summary>Bytes the ring holds without growing; 0 while it holds no array.</summary>
     public int Capacity => _capacity;
 
+    /// <summary>
+    /// The array the readable bytes lie in, so a reader can recognize them (empty while the ring holds none). Its bytes
+    /// change only through this ring's own calls, which a reader that lends them must not make meanwhile.
+    /// </summary>
+    public byte[] Storage => _buffer;
+
     /// <summary>The most bytes the ring will ever hold.</summary>
     public int MaxCapacity { get; }
 

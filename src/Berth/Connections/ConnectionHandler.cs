@@ -18,6 +18,16 @@ public abstract class ConnectionHandler
     public abstract void OnFrame(Connection connection, in ReadOnlySequence<byte> body);
 
     /// <summary>
+    /// The frames of one receive have all been handed to <see cref="OnFrame"/>: called once after the last of them, on
+    /// the same thread, before the replies they queued leave (those sent from here leave with them). It marks where a
+    /// delivered batch ends, for work a handler does once per batch rather than once per frame, such as reading the
+    /// clock.
+    /// </summary>
+    public virtual void OnFramesDelivered(Connection connection)
+    {
+    }
+
+    /// <summary>
     /// A connection ended and every buffer it held went back to the pool. Called once for every accepted socket, also
     /// for those refused before <see cref="OnConnected"/> (connection limit, failed TLS handshake).
     /// </summary>

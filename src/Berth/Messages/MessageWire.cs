@@ -169,27 +169,13 @@ public static class MessageWire
         where T : unmanaged => reader.TryReadBlock(out message);
 
     /// <summary>Writes a string as its UTF-8 byte count (a varint) and the bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void WriteString(ref PacketWriter writer, string value) => writer.WriteUtf8(value, StringLengthPrefix.VarInt);
 
     /// <summary>Reads a string written by <see cref="WriteString"/>; invalid UTF-8 is malformed.</summary>
-    public static string ReadString(ref PacketReader reader, string field)
-    {
-        var offset = reader.Consumed;
-        if (reader.TryReadUtf8(out var value, StringLengthPrefix.VarInt))
-        {
-            return value;
-        }
-
-        var probe = reader;
-        if (!probe.TryReadVarUInt32(out var length))
-        {
-            throw VarIntFault(reader, field, offset);
-        }
-
-        throw length > probe.Remaining
-            ? new MessageFormatException(field, offset, MessageFault.Truncated, $"{length} bytes announced, {probe.Remaining} left")
-            : new MessageFormatException(field, offset, MessageFault.Malformed, "not UTF-8");
-    }
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static string ReadString(ref PacketReader reader, string field) =>
+        reader.TryReadUtf8(out var value, StringLengthPrefix.VarInt) ? value : throw StringFault(reader, field);
 
     /// <summary>Writes a UTF-8 view as a string field: its byte count (a varint) and the bytes.</summary>
     public static void WriteUtf8Field(ref PacketWriter writer, Utf8Field value)
@@ -404,6 +390,21 @@ public static class MessageWire
 
     private static MessageFormatException BooleanFault(ref PacketReader reader, string field, long offset) =>
         reader.Remaining == 0 ? Truncated(field, offset) : new(field, offset, MessageFault.Malformed, "a boolean byte other than 0 or 1");
+
+    /// <summary>Why a string field was refused; a refused string consumed nothing, so the reader still stands at the field.</summary>
+    private static MessageFormatException StringFault(PacketReader reader, string field)
+    {
+        var offset = reader.Consumed;
+        var probe = reader;
+        if (!probe.TryReadVarUInt32(out var length))
+        {
+            return VarIntFault(reader, field, offset);
+        }
+
+        return length > probe.Remaining
+            ? new(field, offset, MessageFault.Truncated, $"{length} bytes announced, {probe.Remaining} left")
+            : new(field, offset, MessageFault.Malformed, "not UTF-8");
+    }
 
     /// <summary>A varint failed: truncated when every byte left continues it, malformed when it runs past five bytes.</summary>
     private static MessageFormatException VarIntFault(PacketReader probe, string field, long offset)

@@ -26,6 +26,29 @@ public sealed class ClientPipeliningTests
     [MemberData(nameof(Schedulings))]
     public async Task ABurstOfSmallFramesIsDeliveredAsOneBatchWhoseRepliesQueueTogether(HandlerScheduling scheduling)
     {
+        var handler = await EchoBurst(scheduling);
+
+        Assert.Equal(Burst, handler.Frames);
+        Assert.Equal((Burst - 1) * FrameLength, handler.MostQueuedBeforeAReply);
+    }
+
+    /// <summary>
+    /// The end of that batch is marked once, after its last frame and before its replies leave: a handler that reads
+    /// the clock once per batch (berth load) relies on both.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Schedulings))]
+    public async Task TheEndOfADeliveredBatchIsMarkedOnceBeforeItsRepliesLeave(HandlerScheduling scheduling)
+    {
+        var handler = await EchoBurst(scheduling);
+
+        Assert.Equal([Burst], handler.FramesAtEachBatchEnd);
+        Assert.Equal([Burst * FrameLength], handler.QueuedAtEachBatchEnd);
+    }
+
+    /// <summary>Writes one burst of frames to a client that echoes each, and reads every echo back.</summary>
+    private static async Task<ReplyingHandler> EchoBurst(HandlerScheduling scheduling)
+    {
         using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
         listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         listener.Listen();
@@ -58,19 +81,54 @@ public sealed class ClientPipeliningTests
         }
 
         Assert.Equal(burst, echoed);
-        Assert.Equal(Burst, handler.Frames);
-        Assert.Equal((Burst - 1) * FrameLength, handler.MostQueuedBeforeAReply);
+        return handler;
     }
 
-    /// <summary>Sends each frame back, noting what was already queued: replies queued in one batch wait for its end.</summary>
+    /// <summary>
+    /// Sends each frame back, noting what was already queued: replies queued in one batch wait for its end. Notes the
+    /// frames seen and the bytes queued at each batch's end mark.
+    /// </summary>
     private sealed class ReplyingHandler : ConnectionHandler
     {
+        private readonly List<int> _framesAtBatchEnds = [];
+        private readonly List<long> _queuedAtBatchEnds = [];
         private long _mostQueued;
         private int _frames;
 
         public int Frames => Volatile.Read(ref _frames);
 
         public long MostQueuedBeforeAReply => Volatile.Read(ref _mostQueued);
+
+        public int[] FramesAtEachBatchEnd
+        {
+            get
+            {
+                lock (_framesAtBatchEnds)
+                {
+                    return [.. _framesAtBatchEnds];
+                }
+            }
+        }
+
+        public long[] QueuedAtEachBatchEnd
+        {
+            get
+            {
+                lock (_framesAtBatchEnds)
+                {
+                    return [.. _queuedAtBatchEnds];
+                }
+            }
+        }
+
+        public override void OnFramesDelivered(Connection connection)
+        {
+            lock (_framesAtBatchEnds)
+            {
+                _framesAtBatchEnds.Add(Frames);
+                _queuedAtBatchEnds.Add(connection.QueuedBytes);
+            }
+        }
 
         public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
         {

@@ -19,13 +19,22 @@ internal sealed class RawClient : IDisposable
     /// <param name="kind">What the server runs; only <see cref="TransportKind.Tls"/> changes this side.</param>
     /// <param name="preamble">Bytes sent in the clear right after connecting, before any TLS (a PROXY-protocol header).</param>
     /// <param name="from">The local address to connect from (on Linux any of 127.0.0.0/8 is loopback).</param>
-    public RawClient(EndPoint endPoint, TransportKind kind = TransportKind.Epoll, byte[]? preamble = null, IPAddress? from = null)
+    /// <param name="receiveBufferSize">
+    /// The socket's receive buffer, set before connecting so the window is small from the start (shrinking it later
+    /// stalls the peer): a client that stops reading then fills the server's socket soon.
+    /// </param>
+    public RawClient(EndPoint endPoint, TransportKind kind = TransportKind.Epoll, byte[]? preamble = null, IPAddress? from = null, int? receiveBufferSize = null)
     {
         Socket = endPoint.AddressFamily == AddressFamily.Unix
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
             : new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         Socket.ReceiveTimeout = (int)Patience.TotalMilliseconds;
         Socket.SendTimeout = (int)Patience.TotalMilliseconds;
+        if (receiveBufferSize is { } size)
+        {
+            Socket.ReceiveBufferSize = size;
+        }
+
         if (from is not null)
         {
             Socket.Bind(new IPEndPoint(from, 0));

@@ -49,13 +49,13 @@ public class PacketRouter : ConnectionHandler
     /// <inheritdoc />
     public sealed override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
     {
-        if (body.Length < sizeof(int))
+        if (!TryReadMessageId(body, out var messageId))
         {
             connection.Abort(DisconnectReason.MalformedFrame);
             return;
         }
 
-        if (!_handlers.TryGetValue(MessageIdOf(body), out var handler))
+        if (!_handlers.TryGetValue(messageId, out var handler))
         {
             connection.Abort(DisconnectReason.UnknownMessage);
             return;
@@ -64,17 +64,33 @@ public class PacketRouter : ConnectionHandler
         handler(connection, body.Slice(sizeof(int)));
     }
 
-    /// <summary>The id at the start of <paramref name="body"/>, read in place unless it straddles segments.</summary>
-    private static int MessageIdOf(in ReadOnlySequence<byte> body)
+    /// <summary>
+    /// The id at the start of <paramref name="body"/>, read in place when the first span holds it (which also shows the
+    /// body is long enough, without summing its segments); false when the body is shorter than an id.
+    /// </summary>
+    private static bool TryReadMessageId(in ReadOnlySequence<byte> body, out int messageId)
     {
         var first = body.FirstSpan;
         if (first.Length >= sizeof(int))
         {
-            return BinaryPrimitives.ReadInt32LittleEndian(first);
+            messageId = BinaryPrimitives.ReadInt32LittleEndian(first);
+            return true;
+        }
+
+        return TryReadSplitMessageId(body, out messageId);
+    }
+
+    private static bool TryReadSplitMessageId(in ReadOnlySequence<byte> body, out int messageId)
+    {
+        messageId = 0;
+        if (body.Length < sizeof(int))
+        {
+            return false;
         }
 
         Span<byte> id = stackalloc byte[sizeof(int)];
         body.Slice(0, sizeof(int)).CopyTo(id);
-        return BinaryPrimitives.ReadInt32LittleEndian(id);
+        messageId = BinaryPrimitives.ReadInt32LittleEndian(id);
+        return true;
     }
 }

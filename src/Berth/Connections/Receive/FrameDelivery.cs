@@ -34,16 +34,19 @@ internal sealed class FrameDelivery(
 
     /// <summary>
     /// Returns <see cref="Paused"/> when the send queue is over its limit (frames may remain in the ring), otherwise
-    /// how many more bytes the next receive needs at least: the rest of a partial frame, or 1.
+    /// how many more bytes the next receive needs at least: the rest of a partial frame, or 1. With
+    /// <paramref name="lendRing"/> (this thread alone completes the connection's sends), replies that repeat a frame
+    /// may be sent from the ring: the ring is not touched until this returns, and by then none of its bytes is still
+    /// referred to by the send queue.
     /// </summary>
-    public int DeliverFrames(RingBuffer ring)
+    public int DeliverFrames(RingBuffer ring, bool lendRing)
     {
         var unread = ring.Readable;
         var available = unread.Length;
         var frames = 0;
         var paused = false;
         var outcome = FrameReadResult.Incomplete;
-        gate.BeginDispatch();
+        gate.BeginDispatch(lendRing ? ring.Storage : null);
         try
         {
             while (!lifetime.IsClosing
@@ -52,6 +55,11 @@ internal sealed class FrameDelivery(
             {
                 frames++;
                 handler.OnFrame(connection, body);
+            }
+
+            if (frames > 0)
+            {
+                handler.OnFramesDelivered(connection);
             }
         }
         catch (Exception e)

@@ -56,7 +56,7 @@ internal sealed class ReceiveLoop(
                     continue;
                 }
 
-                while ((wanted = delivery.DeliverFrames(ring)) == FrameDelivery.Paused)
+                while ((wanted = delivery.DeliverFrames(ring, transport.CompletesSendsOnCurrentThread)) == FrameDelivery.Paused)
                 {
                     lifetime.Activity.PauseReceiving();
                     await gate.WaitUntilOpenAsync().ConfigureAwait(false);

@@ -16,14 +16,33 @@ internal sealed class SendGate(SendQueue queue, SendWakeup wakeup, HandlerSlots 
     /// </summary>
     public bool IsShut => queue.OverLimit || handlers.IsFull;
 
-    /// <summary>Marks this thread as delivering a batch of frames: sends from it are replies.</summary>
-    public void BeginDispatch() => wakeup.BeginDispatch();
+    /// <summary>
+    /// Marks this thread as delivering a batch of frames: sends from it are replies. With <paramref name="lent"/>, the
+    /// batch's frames lie in that array, which stays unchanged until <see cref="EndDispatch"/> returns, and this thread
+    /// alone completes the connection's sends: replies that repeat a frame may be sent from it without a copy.
+    /// </summary>
+    public void BeginDispatch(byte[]? lent)
+    {
+        wakeup.BeginDispatch();
+        if (lent is not null)
+        {
+            queue.LendReceiveBuffer(lent);
+        }
+    }
 
     /// <summary>
     /// Ends the batch: its replies join the send queue in one locked step, and the send loop wakes now if they went into
-    /// an empty queue or it asked for a batch meanwhile.
+    /// an empty queue or it asked for a batch meanwhile. Then the loan of the batch's array ends: what of it the send
+    /// loop did not write is copied, and a send loop that was refused the batch meanwhile is woken.
     /// </summary>
-    public void EndDispatch() => wakeup.EndDispatch(queue.EndReplies());
+    public void EndDispatch()
+    {
+        wakeup.EndDispatch(queue.EndReplies());
+        if (queue.ReturnReceiveBuffer())
+        {
+            wakeup.Wake();
+        }
+    }
 
     /// <summary>
     /// Completes once the queue drained to half its limit and a request handler slot is free, or the connection started

@@ -40,7 +40,13 @@ internal sealed class SendLoop(
                 {
                     for (var first = 0; first < batch.SegmentCount; first += _maxBuffersPerSend)
                     {
-                        await transport.SendAsync(Gather(batch, first)).ConfigureAwait(false);
+                        var sending = transport.SendAsync(Gather(batch, first));
+                        if (!sending.IsCompleted && batch.HasLent)
+                        {
+                            OwnLent(batch, first);
+                        }
+
+                        await sending.ConfigureAwait(false);
                         lifetime.Activity.SendProgressed();
                     }
 
@@ -68,6 +74,21 @@ internal sealed class SendLoop(
         finally
         {
             lifetime.LoopEnded();
+        }
+    }
+
+    /// <summary>
+    /// The socket is full and <paramref name="batch"/> still refers to the receive buffer the batch was delivered
+    /// from, which changes once this returns: copies those bytes and points the waiting send at the copies. Only the
+    /// lending thread takes such a batch, and the transport finishes a waiting send only on that thread, so the send
+    /// cannot read the list meanwhile.
+    /// </summary>
+    private void OwnLent(PooledBufferWriter batch, int first)
+    {
+        batch.OwnLent();
+        for (var i = 0; i < _buffers.Count; i++)
+        {
+            _buffers[i] = batch.Segment(first + i);
         }
     }
 

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.InteropServices;
 using Berth.Buffers;
 using Berth.Framing;
 
@@ -29,6 +30,11 @@ namespace Berth.Connections.Send;
 /// before the receive loop's thread appends its next reply, or at the batch's end. So a frame accepted before a reply
 /// was sent (for instance one the handler waited for) goes out before it, and a frame sent after a reply went into the
 /// queue goes out after it: the order of causally related sends is the order of their calls.</item>
+/// <item>A reply that repeats a received frame may be borrowed: recorded as a reference to the frame's bytes in the
+/// receive buffer (<see cref="LendReceiveBuffer"/>) instead of copied. Borrowed bytes never outlive the batch: only the
+/// lending thread takes a batch holding them, a sender that cannot write them whole copies them before it waits, and
+/// <see cref="ReturnReceiveBuffer"/> copies what is left in the pending buffer before the receive buffer changes. They
+/// count in the bound, the record of frame ends and the unsent report exactly as copied ones do.</item>
 /// <item>Frames are recorded in <see cref="UnacknowledgedFrames"/> in stream order (replies as they are written,
 /// deferred frames as they move), and the timeout sweeper does not forget that record while it is being written.</item>
 /// </list>
@@ -61,6 +67,12 @@ internal sealed class SendQueue
     private long _replyBytes;
     private int _replyFrames;
     private long _peakWithReplies;
+
+    // The receive buffer lent for the batch under way and the thread it was lent on (see LendReceiveBuffer); written
+    // only by that thread, and read by others only under the lock, after the hold on the pending buffer ended.
+    private byte[]? _lender;
+    private int _lendingThread;
+    private bool _borrowed;
 
     // Under the lock: the sender asked for a batch while replies held the buffer, and the frames deferred meanwhile.
     private bool _takeRefused;
@@ -144,7 +156,11 @@ internal sealed class SendQueue
         }
     }
 
-    /// <summary>As <see cref="TryAppend(ReadOnlySpan{byte}, bool)"/>, for a body that may span segments.</summary>
+    /// <summary>
+    /// As <see cref="TryAppend(ReadOnlySpan{byte}, bool)"/>, for a body that may span segments. A reply whose frame
+    /// lies, byte for byte, in the receive buffer lent for the batch (<see cref="LendReceiveBuffer"/>) is recorded where
+    /// it lies instead of copied.
+    /// </summary>
     public AppendResult TryAppend(in ReadOnlySequence<byte> body, bool fromReceiveLoop)
     {
         var frameLength = FrameLength(body.Length);
@@ -156,7 +172,11 @@ internal sealed class SendQueue
                 return refusal;
             }
 
-            _encoder.WriteFrame(_pending, body);
+            if (!TryBorrow(body, frameLength))
+            {
+                _encoder.WriteFrame(_pending, body);
+            }
+
             return AcceptReply(frameLength);
         }
 
@@ -240,6 +260,43 @@ internal sealed class SendQueue
         }
     }
 
+    /// <summary>
+    /// Lends <paramref name="receiveBuffer"/>, the array the receive loop's thread delivers the coming batch from, to
+    /// that batch's replies: a reply that repeats a received frame byte for byte is then recorded as a reference to
+    /// those bytes instead of a copy. Called only where that thread alone also completes the connection's sends (the
+    /// epoll transport on its loop's thread), so no send reads a lent byte on another thread. The loan ends at
+    /// <see cref="ReturnReceiveBuffer"/>, before the receive buffer changes again.
+    /// </summary>
+    public void LendReceiveBuffer(byte[] receiveBuffer)
+    {
+        _lender = receiveBuffer;
+        _lendingThread = Environment.CurrentManagedThreadId;
+    }
+
+    /// <summary>
+    /// Ends the loan of <see cref="LendReceiveBuffer"/>, after the batch's end ran the sender: whatever lent bytes the
+    /// sender did not take are copied into pooled memory where they lie in the queue, so order, counts and the record
+    /// of frame ends stay as they were. (A batch the sender took and could not write whole it copied itself, before
+    /// it waited.) Returns true when the sender asked for a batch meanwhile and must be woken.
+    /// </summary>
+    public bool ReturnReceiveBuffer()
+    {
+        _lender = null;
+        if (!_borrowed)
+        {
+            return false;
+        }
+
+        _borrowed = false;
+        lock (_lock)
+        {
+            _pending.OwnLent();
+            var wake = _takeRefused;
+            _takeRefused = false;
+            return wake;
+        }
+    }
+
     /// <summary>A task that completes when some queued bytes were written or the queue closed.</summary>
     public Task RoomAvailable()
     {
@@ -263,7 +320,9 @@ internal sealed class SendQueue
     {
         lock (_lock)
         {
-            heldForReplies = _holdingForReplies;
+            // Lent bytes are written only on the thread that lent them, before its receive buffer changes again.
+            heldForReplies = _holdingForReplies
+                || (_pending.HasLent && Environment.CurrentManagedThreadId != _lendingThread);
             if (heldForReplies)
             {
                 _takeRefused = true;
@@ -462,6 +521,40 @@ internal sealed class SendQueue
         }
 
         return (int)(output.WrittenCount - mark.Length);
+    }
+
+    /// <summary>
+    /// Records the reply as the lent bytes it repeats, when the body is one run of the lent array and the header in front
+    /// of it is the one this queue would write: the wire bytes are then the received frame's own.
+    /// </summary>
+    private bool TryBorrow(in ReadOnlySequence<byte> body, int frameLength)
+    {
+        var lender = _lender;
+        if (lender is null
+            || !body.IsSingleSegment
+            || !MemoryMarshal.TryGetArray(body.First, out var run)
+            || !ReferenceEquals(run.Array, lender))
+        {
+            return false;
+        }
+
+        var headerLength = _format.HeaderLength;
+        var start = run.Offset - headerLength;
+        if (start < 0)
+        {
+            return false;
+        }
+
+        Span<byte> header = stackalloc byte[headerLength];
+        _format.WriteHeader(header, run.Count);
+        if (!header.SequenceEqual(lender.AsSpan(start, headerLength)))
+        {
+            return false;
+        }
+
+        _pending.Lend(lender, start, frameLength);
+        _borrowed = true;
+        return true;
     }
 
     /// <summary>Counts a frame from another thread, under the lock.</summary>

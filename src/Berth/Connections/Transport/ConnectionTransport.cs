@@ -52,6 +52,14 @@ internal abstract class ConnectionTransport : IDisposable
     public abstract int MaxBuffersPerSend { get; }
 
     /// <summary>
+    /// True when called on the one thread that completes this transport's sends: bytes that thread keeps unchanged
+    /// while a send it started waits can then be sent without a copy. The epoll transport on its loop's thread; false
+    /// everywhere else, and always for the runtime's socket engine and TLS, whose sends complete on other threads or
+    /// write encrypted copies.
+    /// </summary>
+    public virtual bool CompletesSendsOnCurrentThread => false;
+
+    /// <summary>
     /// After <see cref="Abort"/>: the bytes of the stream the peer had acknowledged when the transport was aborted,
     /// the rest having been discarded with a reset; <see cref="PeerAcknowledgement.Unknown"/> when not aborted or
     /// the platform cannot tell (not Linux, or TLS, whose records do not map byte for byte onto frames).

@@ -81,7 +81,7 @@ internal sealed unsafe class EpollLoop
         while (true)
         {
             var deferred = _deferred.Count > 0;
-            var polling = !deferred && spin.Polling;
+            var polling = !deferred && spin.Poll();
             var count = deferred || polling || _timers.NextDue == LoopTimer.Never
                 ? LinuxEpoll.Wait(_epoll, events, MaxEvents, deferred || polling ? 0 : -1)
                 : TimedEpollWait.Until(_epoll, events, MaxEvents, _timers.NextDue);
@@ -89,7 +89,7 @@ internal sealed unsafe class EpollLoop
             {
                 spin.Busy();
             }
-            else if (polling)
+            else if (polling && spin.YieldsAfterEmptyPoll)
             {
                 Thread.Yield();
             }

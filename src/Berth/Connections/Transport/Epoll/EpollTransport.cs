@@ -44,6 +44,9 @@ internal sealed class EpollTransport : ConnectionTransport
 
     public override int MaxBuffersPerSend => EpollSender.MaxVectors;
 
+    /// <summary>A waiting send is finished only by the loop (<see cref="EpollSender.OnWritable"/>), on its thread.</summary>
+    public override bool CompletesSendsOnCurrentThread => _loop.IsCurrentThread;
+
     internal int Descriptor { get; }
 
     /// <summary>The loop that serves this socket, on whose thread its handler runs.</summary>
