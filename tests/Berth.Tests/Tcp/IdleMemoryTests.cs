@@ -53,6 +53,8 @@ public sealed class IdleMemoryTests
         Assert.Equal(0, server.BufferPool.Outstanding);
         Assert.True(connection.TrySend(new byte[5000]));
         await Waits.Until(() => clientOptions.BufferPool.TotalRented >= 2 && clientOptions.BufferPool.Outstanding == 0);
-        await Waits.Until(() => server.BufferPool.TotalRented >= 2 && server.BufferPool.Outstanding == 0);
+        // The client rented for its send and for the echo's receive, so the echo is back. The server echoes from its
+        // receive ring, so its ring may be all it rented.
+        await Waits.Until(() => server.BufferPool.TotalRented >= 1 && server.BufferPool.Outstanding == 0);
     }
 }
