@@ -81,17 +81,13 @@ internal sealed unsafe class EpollLoop
         while (true)
         {
             var deferred = _deferred.Count > 0;
-            var polling = !deferred && spin.Poll();
+            var polling = !deferred && spin.Polling;
             var count = deferred || polling || _timers.NextDue == LoopTimer.Never
                 ? LinuxEpoll.Wait(_epoll, events, MaxEvents, deferred || polling ? 0 : -1)
                 : TimedEpollWait.Until(_epoll, events, MaxEvents, _timers.NextDue);
             if (count > 0)
             {
                 spin.Busy();
-            }
-            else if (polling && spin.YieldsAfterEmptyPoll)
-            {
-                Thread.Yield();
             }
 
             for (var i = 0; i < count; i++)
