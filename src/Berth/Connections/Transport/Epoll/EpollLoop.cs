@@ -89,6 +89,10 @@ internal sealed unsafe class EpollLoop
             {
                 spin.Busy();
             }
+            else if (polling)
+            {
+                Thread.Yield();
+            }
 
             for (var i = 0; i < count; i++)
             {

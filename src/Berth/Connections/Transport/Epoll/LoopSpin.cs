@@ -7,11 +7,10 @@ namespace Berth.Connections.Transport.Epoll;
 /// A thread that sleeps in <c>epoll_wait</c> wakes only after its idle core was woken, which on a virtual machine is
 /// a halt exit through the hypervisor; with one pipelined connection that wake costs more than the turn itself, and
 /// the connection then runs one batch per wake (docs/decisions/c-echo-anchor.md counts it). Polling for a little
-/// longer than one awake round trip lets the next batch find the loop running. It polls back to back, as the spinning
-/// C pair does, leaving a runnable thread on its core to the scheduler's preemption: a yield after every empty poll is
-/// a system call of its own, and at one call in flight it took more of the loop's samples than the call's own work
-/// (docs/decisions/request-hops.md, "Where one call's time goes"). The budget is measured from the last turn that found
-/// an event, so a loop that has nothing to do polls once for 50 µs and then sleeps: an idle server uses no CPU.
+/// longer than one awake round trip lets the next batch find the loop running. While it polls, the loop yields its
+/// core after every empty poll, so a runnable thread on that core (the peer, another loop) goes first. The budget is
+/// measured from the last turn that found an event, so a loop that has nothing to do polls once for 50 µs and then
+/// sleeps: an idle server uses no CPU.
 /// </summary>
 internal struct LoopSpin
 {
