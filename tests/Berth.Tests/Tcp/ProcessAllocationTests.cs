@@ -11,6 +11,13 @@ namespace Berth.Tests.Tcp;
 /// process echo pipelined frames (64 B, and 64 KiB with at most 256 KiB in flight per connection) back and forth, and <see cref="GC.GetTotalAllocatedBytes(bool)"/> counts every
 /// allocation of both sides and of the runtime. The bytes allocated must not grow with the number of round trips
 /// (<see cref="AllocationGrowth"/>). Runs in the allocation collection, alone.
+/// <para>
+/// One case puts the server and the clients on one <see cref="ReleasingArrayPool"/> whose eviction runs every 100 ms
+/// instead of every 5 s, so that over one run of 64 KiB frames (larger than the receive ring's initial size, so rings
+/// grow and shrink with every frame) it meets the ups and downs of a steady load dozens of times: an interval whose
+/// busiest moment rented fewer arrays than the one before is what made the pool release arrays that the next interval
+/// allocated again.
+/// </para>
 /// </summary>
 [Collection(nameof(AllocationTests))]
 public sealed class ProcessAllocationTests(ITestOutputHelper output)
@@ -22,14 +29,18 @@ public sealed class ProcessAllocationTests(ITestOutputHelper output)
     private const long MeasuredBytes = 320L * 1024 * 1024;
 
     [Theory]
-    [InlineData(false, false, HandlerScheduling.Inline, 64)]
-    [InlineData(true, false, HandlerScheduling.Inline, 64)]
-    [InlineData(false, true, HandlerScheduling.Inline, 64)]
-    [InlineData(false, false, HandlerScheduling.ThreadPool, 64)]
-    [InlineData(true, false, HandlerScheduling.ThreadPool, 64)]
-    [InlineData(false, false, HandlerScheduling.Inline, 65536)]
-    public async Task HundredConnectionsEchoWithoutAllocatingPerMessage(bool sendAsync, bool tls, HandlerScheduling scheduling, int bodyLength)
+    [InlineData(false, false, HandlerScheduling.Inline, 64, false)]
+    [InlineData(true, false, HandlerScheduling.Inline, 64, false)]
+    [InlineData(false, true, HandlerScheduling.Inline, 64, false)]
+    [InlineData(false, false, HandlerScheduling.ThreadPool, 64, false)]
+    [InlineData(true, false, HandlerScheduling.ThreadPool, 64, false)]
+    [InlineData(false, false, HandlerScheduling.Inline, 65536, false)]
+    [InlineData(false, false, HandlerScheduling.Inline, 65536, true)]
+    public async Task HundredConnectionsEchoWithoutAllocatingPerMessage(bool sendAsync, bool tls, HandlerScheduling scheduling, int bodyLength, bool poolReleasesEvery100Ms)
     {
+        var pool = poolReleasesEvery100Ms
+            ? new BufferPool(new ReleasingArrayPool(2 * 1024 * 1024, 32 * 1024 * 1024, TimeSpan.FromMilliseconds(100)))
+            : null;
         var pipeline = Math.Clamp(InFlightBytes / (4 + bodyLength), 1, Pipeline);
         // Large frames take fewer messages, so the 10N run stays a few GiB; a 24 B allocation per message still
         // exceeds the allowance over the extra 9N.
@@ -40,22 +51,36 @@ public sealed class ProcessAllocationTests(ITestOutputHelper output)
             HandlerScheduling = scheduling,
             Tls = tls ? new SslServerAuthenticationOptions { ServerCertificate = certificate } : null,
         };
+        if (pool is not null)
+        {
+            serverOptions.BufferPool = pool;
+        }
+
         var serverSide = new Echo(sendAsync);
         await using var server = EchoTests.Start(serverOptions, serverSide);
         var clientSide = new Echo(sendAsync);
         var clients = new List<BerthClient>();
-        BerthClientOptions NewClientOptions() => new()
+        BerthClientOptions NewClientOptions()
         {
-            Port = server.EndPoint.Port,
-            HandlerScheduling = scheduling,
-            Tls = tls
-                ? new SslClientAuthenticationOptions
-                {
-                    TargetHost = "localhost",
-                    RemoteCertificateValidationCallback = (_, cert, _, _) => cert?.GetCertHashString() == certificate!.GetCertHashString(),
-                }
-                : null,
-        };
+            var options = new BerthClientOptions
+            {
+                Port = server.EndPoint.Port,
+                HandlerScheduling = scheduling,
+                Tls = tls
+                    ? new SslClientAuthenticationOptions
+                    {
+                        TargetHost = "localhost",
+                        RemoteCertificateValidationCallback = (_, cert, _, _) => cert?.GetCertHashString() == certificate!.GetCertHashString(),
+                    }
+                    : null,
+            };
+            if (pool is not null)
+            {
+                options.BufferPool = pool;
+            }
+
+            return options;
+        }
 
         try
         {
@@ -78,7 +103,7 @@ public sealed class ProcessAllocationTests(ITestOutputHelper output)
             }
 
             // The measuring thread only sleeps and reads counters, so it allocates nothing itself.
-            var what = $"{Connections} connections, {bodyLength} B, {(sendAsync ? "SendAsync" : "TrySend")}, {(tls ? "TLS" : "plain")}, {scheduling}";
+            var what = $"{Connections} connections, {bodyLength} B, {(sendAsync ? "SendAsync" : "TrySend")}, {(tls ? "TLS" : "plain")}, {scheduling}{(pool is null ? "" : ", eviction every 100 ms")}";
             var growth = await Task.Factory.StartNew(
                 () =>
                 {
