@@ -12,7 +12,7 @@
 # median of at least 3 rounds' ratios is at least 0.97x and so is every round, "within noise" when only the median
 # is, "not met" when the median is not ("< 3 rounds" with fewer): scripts/paired_rounds.py, the rule of
 # docs/RESULTS.md. A pair where either run had a failed call is left out of the ratios.
-# The previous commit's driver and server are built once per commit into artifacts/previous-requests/<short hash>.
+# The previous commit's driver and server are built once per commit by bench/build-previous-engine.sh.
 # Without --data the result file goes to artifacts/reqresp-vs-previous/reqresp-vs-previous.json; its HTML page, rendered
 # by Berth.Figures, to artifacts/reqresp-vs-previous/reqresp-vs-previous.html. Needs a clone with history and python3.
 set -euo pipefail
@@ -47,21 +47,8 @@ for project in Berth.RequestServer Berth.CallLoad Berth.Figures; do
     dotnet build "bench/$project/$project.csproj" -c Release -nologo -v quiet > /dev/null
 done
 # One build per baseline commit, so a run against another commit never reuses the wrong one.
-hash=$(git rev-parse --short "$previous^{commit}")
-old=artifacts/previous-requests/$hash
-if [ ! -f "$old/load/Berth.CallLoad.dll" ] || [ ! -f "$old/server/Berth.RequestServer.dll" ]; then
-    rm -rf "$old"
-    mkdir -p "$old"
-    git worktree add -f --detach "$old/src" "$previous" > /dev/null 2>&1
-    for project in Berth.RequestServer:server Berth.CallLoad:load; do
-        if ! dotnet build "$old/src/bench/${project%:*}/${project%:*}.csproj" -c Release -nologo -v quiet -o "$old/${project#*:}" > "$old/build.log" 2>&1; then
-            echo "reqresp-vs-previous: ${project%:*} of $previous did not build (it needs bench/${project%:*}); see $old/build.log" >&2
-            git worktree remove --force "$old/src"
-            exit 1
-        fi
-    done
-    git worktree remove --force "$old/src"
-fi
+load=$(bash bench/build-previous-engine.sh "$previous" bench/Berth.RequestServer:server bench/Berth.CallLoad:load)
+old=$(dirname "$load")
 declare -A drivers=(
     [current]=bench/Berth.CallLoad/bin/Release/net10.0/Berth.CallLoad.dll
     [previous]=$old/load/Berth.CallLoad.dll
