@@ -650,7 +650,7 @@ public ref struct PacketReader
             return Encoding.Latin1.GetString(bytes);
         }
 
-        return ReferenceEquals(encoding, Encoding.ASCII) || !Utf8.IsValid(bytes) ? null : encoding.GetString(bytes);
+        return IsValid(encoding, bytes) ? encoding.GetString(bytes) : null;
     }
 
     private static bool IsValid(Encoding encoding, ReadOnlySpan<byte> bytes) =>
