@@ -20,28 +20,14 @@ public class AllocationTests
     {
         // A plain array output: the pooled writers hand memory back on a clock, which would blur what is measured.
         var output = new ArrayBufferWriter<byte>(64);
-        RoundTrips(output, 1000);
-
-        var once = Measure(output, N);
-        var tenTimes = Measure(output, 10 * N);
-
-        Assert.True(Math.Abs(tenTimes - once) < Constant, $"{N} messages allocated {once} B, {10 * N} allocated {tenTimes} B");
+        AssertNothingPerMessage(count => RoundTrips(output, count));
     }
 
     [Fact]
     public void A_struct_copied_as_one_block_costs_nothing_per_message()
     {
         var output = new ArrayBufferWriter<byte>(64);
-        BlockRoundTrips(output, 1000);
-
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        BlockRoundTrips(output, N);
-        var once = GC.GetAllocatedBytesForCurrentThread() - before;
-        before = GC.GetAllocatedBytesForCurrentThread();
-        BlockRoundTrips(output, 10 * N);
-        var tenTimes = GC.GetAllocatedBytesForCurrentThread() - before;
-
-        Assert.True(Math.Abs(tenTimes - once) < Constant, $"{N} messages allocated {once} B, {10 * N} allocated {tenTimes} B");
+        AssertNothingPerMessage(count => BlockRoundTrips(output, count));
     }
 
     [Fact]
@@ -69,10 +55,28 @@ public class AllocationTests
         return allocated;
     }
 
-    private static long Measure(ArrayBufferWriter<byte> output, int count)
+    /// <summary>
+    /// After a warm-up, N and 10N round trips must allocate totals that differ by less than <see cref="Constant"/>. A
+    /// difference over it is measured once more before it fails the test: an allocation per message shows in every
+    /// measurement, while what the runtime did once on this thread meanwhile (a method reaching its optimized code late
+    /// on a busy machine: 5 KB in the N run and nothing in the 10N one, in one CI run) does not.
+    /// </summary>
+    private static void AssertNothingPerMessage(Action<int> roundTrips)
+    {
+        roundTrips(1000);
+        var (once, tenTimes) = (AllocatedBy(roundTrips, N), AllocatedBy(roundTrips, 10 * N));
+        if (Math.Abs(tenTimes - once) >= Constant)
+        {
+            (once, tenTimes) = (AllocatedBy(roundTrips, N), AllocatedBy(roundTrips, 10 * N));
+        }
+
+        Assert.True(Math.Abs(tenTimes - once) < Constant, $"{N} messages allocated {once} B, {10 * N} allocated {tenTimes} B");
+    }
+
+    private static long AllocatedBy(Action<int> roundTrips, int count)
     {
         var before = GC.GetAllocatedBytesForCurrentThread();
-        RoundTrips(output, count);
+        roundTrips(count);
         return GC.GetAllocatedBytesForCurrentThread() - before;
     }
 
