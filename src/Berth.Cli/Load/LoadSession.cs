@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.InteropServices;
 using System.Diagnostics;
 using System.Net.Sockets;
 using Berth.Connections;
@@ -9,8 +10,9 @@ namespace Berth.Cli.Load;
 /// One load connection: the handler of its <see cref="BerthClient"/>, with the due times of the frames it sent and
 /// not yet got back. Echoes come back in order, so each one belongs to the oldest pending send, and must hold exactly
 /// that request's bytes: any other echo fails the connection, naming what differed. Bodies are slices of
-/// one shared random payload and the connection's sends and receives allocate nothing, so a run inside the server's
-/// process adds no allocations of its own.
+/// one shared random payload, at <see cref="BodyVariants"/> offsets in turn as the C load generator's frames are, so an
+/// echo repeated, dropped or out of order differs from the request it is checked against; the connection's sends and
+/// receives allocate nothing, so a run inside the server's process adds no allocations of its own.
 /// </summary>
 /// <remarks>
 /// In a closed loop the first echo fills the pipeline and each later echo sends the next frame, so the frames of one
@@ -23,6 +25,12 @@ namespace Berth.Cli.Load;
 internal sealed class LoadSession(LoadSettings settings, LoadWindow window, LoadProgress progress, byte[] payload, int seed)
     : ConnectionHandler
 {
+    /// <summary>
+    /// How many distinct bodies the requests cycle through: not a divisor of any pipeline depth in use, so a shifted
+    /// echo does not match by accident. The shared payload is this many bytes, less one, longer than the largest body.
+    /// </summary>
+    public const int BodyVariants = 17;
+
     /// <summary>
     /// Held only when a pacer thread and the receive loop's both send (<see cref="_pacedFromAnotherThread"/>); a closed
     /// loop sends from the receive loop alone, and so does a rate paced on the session's own epoll loop.
@@ -46,8 +54,12 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     private double _interval;
     private long _fallenDue;
     private long _sent;
-    private bool _clockRead;
+    private int _sendVariant;
+    private int _echoVariant;
+    private bool _batchBegun;
     private long _deliveredAt;
+    private bool _measuringBatch;
+    private bool _batchAfterWindow;
 
     /// <summary>The connection ended with an error during the run (counted in <see cref="LoadProgress"/>).</summary>
     public bool Failed => Volatile.Read(ref _failed) != 0;
@@ -75,9 +87,9 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
 
     /// <summary>
     /// Takes the connection; a new one may be served by another loop, so the kept recorder is looked up again, and its
-    /// first echo reads the clock (a connection that failed inside a batch never saw that batch end).
+    /// first echo begins a batch (a connection that failed inside a batch never saw that batch end).
     /// </summary>
-    public override void OnConnected(Connection connection) => (_connection, _loopRecorder, _clockRead) = (connection, null, false);
+    public override void OnConnected(Connection connection) => (_connection, _loopRecorder, _batchBegun) = (connection, null, false);
 
     /// <summary>
     /// Closed loop: sends one frame now; its echo fills the pipeline. Sent from here, outside a delivery, each frame
@@ -120,33 +132,34 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     public void Abort() => _connection?.Abort();
 
     /// <summary>
-    /// An echo arrived. Every echo of one delivered batch is timed with the same clock reading, taken at the batch's
-    /// first frame (as the C load generator reads the clock once per receive, which may hold several echoes): a clock
-    /// read per echo was the largest user-space item of the closed loop's profile.
+    /// An echo arrived. Every echo of one delivered batch is timed with the same clock reading, and falls in or out of
+    /// the measurement window by the same look at it, both taken at the batch's first frame, as the C load generator
+    /// reads the clock and the window once per receive, which may hold several echoes: a clock read per echo was the
+    /// largest user-space item of the closed loop's profile.
     /// </summary>
     public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
     {
-        if (!_clockRead)
+        if (!_batchBegun)
         {
             _deliveredAt = Stopwatch.GetTimestamp();
-            _clockRead = true;
+            (_measuringBatch, _batchAfterWindow) = (window.IsMeasuring, window.IsOver);
+            _batchBegun = true;
         }
 
-        var now = _deliveredAt;
         if (!_pacedFromAnotherThread)
         {
-            OnEcho(body, now);
+            OnEcho(body);
             return;
         }
 
         lock (_lock)
         {
-            OnEcho(body, now);
+            OnEcho(body);
         }
     }
 
-    /// <summary>The batch is over: the next echo reads the clock again.</summary>
-    public override void OnFramesDelivered(Connection connection) => _clockRead = false;
+    /// <summary>The batch is over: the next echo reads the clock and the window again.</summary>
+    public override void OnFramesDelivered(Connection connection) => _batchBegun = false;
 
     public override void OnDisconnected(Connection connection, DisconnectInfo info)
     {
@@ -156,9 +169,11 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         }
     }
 
-    private void OnEcho(in ReadOnlySequence<byte> body, long now)
+    private void OnEcho(in ReadOnlySequence<byte> body)
     {
-        if (!Answered(body, now))
+        var now = _deliveredAt;
+        Answered(body, now);
+        if (_batchAfterWindow)
         {
             return;
         }
@@ -183,30 +198,28 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
         }
     }
 
-    /// <summary>
-    /// Checks <paramref name="body"/> against the oldest pending request and records its round trip; true unless the
-    /// run is over.
-    /// </summary>
+    /// <summary>Checks <paramref name="body"/> against the oldest pending request and records its round trip.</summary>
     /// <exception cref="InvalidDataException">No request was pending, or the echo differs from it.</exception>
-    private bool Answered(in ReadOnlySequence<byte> body, long now)
+    private void Answered(in ReadOnlySequence<byte> body, long now)
     {
         if (_pending == 0)
         {
             throw new InvalidDataException($"unexpected echo of {body.Length} bytes");
         }
 
-        if (!IsEchoOf(body, new ReadOnlySpan<byte>(payload, 0, _sizeAt[_head])))
+        var request = new ReadOnlySpan<byte>(payload, _echoVariant, _sizeAt[_head]);
+        if (!IsEchoOf(body, request))
         {
-            throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {_sizeAt[_head]}-byte request it answers");
+            throw new InvalidDataException($"an echo of {body.Length} bytes differs from the {request.Length}-byte request it answers");
         }
 
         var due = _dueAt[_head];
         _head = Next(_head);
+        _echoVariant = NextVariant(_echoVariant);
         _pending--;
         LastEcho = now;
         Echoed = true;
-        Recorder().Echoed((int)body.Length, (long)((now - due) * s_nanosecondsPerTick), window.IsMeasuring);
-        return !window.IsOver;
+        Recorder().Echoed(request.Length, (long)((now - due) * s_nanosecondsPerTick), _measuringBatch);
     }
 
     /// <summary>
@@ -239,17 +252,20 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     {
         var size = settings.SizeMin == settings.SizeMax ? settings.SizeMin : NextSize();
         var slot = _tail;
+        var variant = _sendVariant;
         _dueAt[slot] = due;
         _sizeAt[slot] = size;
         _tail = Next(slot);
+        _sendVariant = NextVariant(variant);
         _pending++;
-        if (_connection is { } connection && connection.TrySend(new ReadOnlySpan<byte>(payload, 0, size)))
+        if (_connection is { } connection && connection.TrySend(new ReadOnlySpan<byte>(payload, variant, size)))
         {
             return true;
         }
 
         // Not queued, so no echo can answer it.
         _tail = slot;
+        _sendVariant = variant;
         _pending--;
         if (_connection is { IsConnected: true } full)
         {
@@ -263,18 +279,22 @@ internal sealed class LoadSession(LoadSettings settings, LoadWindow window, Load
     /// <summary>The slot after <paramref name="slot"/> in the ring of pending requests, without a division per echo.</summary>
     private int Next(int slot) => slot + 1 == _dueAt.Length ? 0 : slot + 1;
 
-    /// <summary>True when <paramref name="body"/> holds exactly the bytes of <paramref name="request"/>, compared segment by segment.</summary>
+    /// <summary>The body variant after <paramref name="variant"/>, without a division per request.</summary>
+    private static int NextVariant(int variant) => variant + 1 == BodyVariants ? 0 : variant + 1;
+
+    /// <summary>True when <paramref name="body"/> holds exactly the bytes of <paramref name="request"/>.</summary>
     private static bool IsEchoOf(in ReadOnlySequence<byte> body, ReadOnlySpan<byte> request)
     {
+        if (SequenceMarshal.TryGetArray(body, out var run))
+        {
+            // The usual case: the echo is one run of the receive ring's array. Read as that run, it skips the
+            // sequence's general first-span lookup, which for an array-backed sequence is a call of its own per echo.
+            return run.AsSpan().SequenceEqual(request);
+        }
+
         if (body.Length != request.Length)
         {
             return false;
-        }
-
-        if (body.IsSingleSegment)
-        {
-            // The usual case: a small echo lies in one piece of the receive ring, and needs no walk over segments.
-            return body.FirstSpan.SequenceEqual(request);
         }
 
         foreach (var segment in body)

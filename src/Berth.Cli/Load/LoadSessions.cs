@@ -25,7 +25,7 @@ internal sealed class LoadSessions : IAsyncDisposable
     {
         _settings = settings;
         _window = window;
-        var payload = new byte[settings.SizeMax];
+        var payload = new byte[settings.SizeMax + LoadSession.BodyVariants - 1];
         Random.Shared.NextBytes(payload);
         var options = new BerthClientOptions
         {

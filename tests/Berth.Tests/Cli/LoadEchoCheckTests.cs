@@ -30,6 +30,44 @@ public sealed class LoadEchoCheckTests
         Assert.Contains("an echo of 64 bytes differs from the 64-byte request it answers", reason);
     }
 
+    [Fact]
+    public async Task AnEchoOfAnotherRequestOfTheSameSizeFailsTheConnection()
+    {
+        await using var server = EchoTests.Start(new BerthServerOptions(), new OneBehindEcho());
+        var runner = new LoadRunner(new LoadSettings
+        {
+            Host = "127.0.0.1",
+            Port = server.EndPoint.Port,
+            Connections = 1,
+            Warmup = TimeSpan.Zero,
+            Duration = TimeSpan.FromSeconds(0.5),
+        });
+
+        var result = await runner.RunAsync(CancellationToken.None).Within();
+
+        Assert.Equal(1, result.Errors);
+        var (reason, count) = Assert.Single(result.ErrorsByReason);
+        Assert.Equal(1, count);
+        Assert.Contains("an echo of 64 bytes differs from the 64-byte request it answers", reason);
+    }
+
+    /// <summary>
+    /// Answers each frame with the body of the frame before it (the first with itself): every echo has the right
+    /// length and is some request's bytes, but from the second on not the one it answers. One connection only: the
+    /// handler keeps one previous body.
+    /// </summary>
+    private sealed class OneBehindEcho : ConnectionHandler
+    {
+        private byte[]? _previous;
+
+        public override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
+        {
+            var current = body.ToArray();
+            connection.TrySend(_previous ?? current);
+            _previous = current;
+        }
+    }
+
     /// <summary>Echoes each frame with its first byte inverted: the right length, the wrong bytes.</summary>
     private sealed class ByteFlippingEcho : ConnectionHandler
     {
