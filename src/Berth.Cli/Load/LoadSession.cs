@@ -1,7 +1,7 @@
 using System.Buffers;
-using System.Runtime.InteropServices;
 using System.Diagnostics;
 using System.Net.Sockets;
+using System.Runtime.InteropServices;
 using Berth.Connections;
 
 namespace Berth.Cli.Load;
