@@ -38,6 +38,14 @@ public ref struct PacketWriter
     }
 
     /// <summary>
+    /// Creates a little-endian writer that starts in <paramref name="span"/>, which <paramref name="output"/> just gave
+    /// (its <c>GetSpan</c>): a caller that holds the output's concrete type spares the first field a <see cref="Grow"/>
+    /// through the interface.
+    /// </summary>
+    internal PacketWriter(IBufferWriter<byte> output, Span<byte> span)
+        : this(output) => _span = span;
+
+    /// <summary>
     /// Byte order of the multi-byte fields written from now on. One packet may change it between fields: a big-endian
     /// message body after the packet layer's little-endian id.
     /// </summary>
