@@ -573,6 +573,14 @@ public ref struct PacketReader
             return true;
         }
 
+        return TryReadStringAcrossSegments(encoding, prefix, out value);
+    }
+
+    // Out of line: its copy of the reader and the pooled scratch's try/finally would otherwise take stack in, and clear
+    // it on entry to, every method the usual case above is inlined into.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryReadStringAcrossSegments(Encoding encoding, StringLengthPrefix prefix, [NotNullWhen(true)] out string? value)
+    {
         var probe = this;
         value = null;
         if (!probe.TryReadLengthPrefix(prefix, out var byteCount) || !probe.TryDecode(encoding, byteCount, out value))
