@@ -237,17 +237,27 @@ public ref struct PacketWriter
     /// <see cref="double"/>, or an enum of one of the integers.
     /// </typeparam>
     /// <exception cref="ArgumentException"><typeparamref name="T"/> is none of those.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteElements<T>(scoped ReadOnlySpan<T> values)
         where T : unmanaged
     {
         ElementTypes.Check<T>();
-        var size = Unsafe.SizeOf<T>();
-        if (!_reverse || size == 1)
+        if (_reverse && Unsafe.SizeOf<T>() != 1)
         {
-            WriteBytes(MemoryMarshal.AsBytes(values));
+            WriteElementsReversed(values);
             return;
         }
 
+        WriteBytes(MemoryMarshal.AsBytes(values));
+    }
+
+    // Out of line: turning each element around is the work of a byte order other than the machine's, and its loop would
+    // grow every caller the one copy is inlined into.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteElementsReversed<T>(scoped ReadOnlySpan<T> values)
+        where T : unmanaged
+    {
+        var size = Unsafe.SizeOf<T>();
         foreach (var value in values)
         {
             ref var slot = ref Acquire(size);
