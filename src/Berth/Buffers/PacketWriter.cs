@@ -143,10 +143,18 @@ public ref struct PacketWriter
     {
         if (!TryWriteUtf8InSpan(value, prefix))
         {
-            var byteCount = Encoding.UTF8.GetByteCount(value);
-            WriteLengthPrefix(byteCount, prefix);
-            Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
+            WriteUtf8Counted(value, prefix);
         }
+    }
+
+    // Out of line: the counting encoder's pinned buffers would otherwise take stack, cleared on entry, in every writer of
+    // a string, where the usual case is encoded in place.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteUtf8Counted(scoped ReadOnlySpan<char> value, StringLengthPrefix prefix)
+    {
+        var byteCount = Encoding.UTF8.GetByteCount(value);
+        WriteLengthPrefix(byteCount, prefix);
+        Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
     }
 
     /// <summary>Writes a string of ASCII characters, one byte each, after its byte count.</summary>
