@@ -40,14 +40,17 @@ public sealed class RequestResponseTests
         }
     }
 
-    [Fact]
-    public async Task A_request_without_a_reply_times_out_and_the_late_reply_is_discarded_and_counted()
+    /// <remarks>Inline puts the client on an event loop, which checks the deadlines; ThreadPool leaves it without one, for the process-wide timer.</remarks>
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task A_request_without_a_reply_times_out_and_the_late_reply_is_discarded_and_counted(HandlerScheduling scheduling)
     {
         var held = new HeldReplies();
         using var meters = new LateReplyCounter();
         await using var peers = await RequestPeers.StartAsync(
             new PacketRouter().OnRequestAsync<Ping, Pong>(held.Handle),
-            clientOptions: new BerthClientOptions { MeterFactory = meters });
+            clientOptions: new BerthClientOptions { MeterFactory = meters, HandlerScheduling = scheduling });
 
         await Assert.ThrowsAsync<TimeoutException>(() => peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }, TimeSpan.FromMilliseconds(50), default).AsTask().Within());
 
@@ -60,11 +63,13 @@ public sealed class RequestResponseTests
         Assert.True(peers.Connection.IsConnected);
     }
 
-    [Fact]
-    public async Task The_default_timeout_comes_from_the_options()
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task The_default_timeout_comes_from_the_options(HandlerScheduling scheduling)
     {
         var held = new HeldReplies();
-        var options = new BerthClientOptions { Requests = { Timeout = TimeSpan.FromMilliseconds(50) } };
+        var options = new BerthClientOptions { HandlerScheduling = scheduling, Requests = { Timeout = TimeSpan.FromMilliseconds(50) } };
         await using var peers = await RequestPeers.StartAsync(new PacketRouter().OnRequestAsync<Ping, Pong>(held.Handle), clientOptions: options);
 
         await Assert.ThrowsAsync<TimeoutException>(() => peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }).AsTask().Within());
