@@ -63,6 +63,34 @@ public sealed class RequestResponseTests
         Assert.True(peers.Connection.IsConnected);
     }
 
+    [Fact]
+    public async Task On_an_event_loop_a_request_times_out_on_that_loops_thread_as_a_reply_would_come()
+    {
+        var held = new HeldReplies();
+        await using var peers = await RequestPeers.StartAsync(new PacketRouter().OnRequestAsync<Ping, Pong>(held.Handle));
+        if (peers.Connection.Lifetime.Loop is not { } loop)
+        {
+            // No event loop on this platform: the process-wide timer checks the deadlines, as the theories above cover.
+            return;
+        }
+
+        Assert.True(await TimesOutOn(loop, peers.Connection).Within());
+    }
+
+    private static async Task<bool> TimesOutOn(Connections.Transport.Epoll.EpollLoop loop, Connection connection)
+    {
+        try
+        {
+            await connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }, TimeSpan.FromMilliseconds(50), default).ConfigureAwait(false);
+        }
+        catch (TimeoutException)
+        {
+            return loop.IsCurrentThread;
+        }
+
+        return false;
+    }
+
     [Theory]
     [InlineData(HandlerScheduling.Inline)]
     [InlineData(HandlerScheduling.ThreadPool)]
