@@ -11,6 +11,9 @@
 #   bash bench/engine-vs-previous.sh --cells "65536 1" --rounds 20 --duration 2   only the workloads named ("SIZE
 #                                                           CONNECTIONS", separated by ';'), e.g. to look at one's spread
 #   bash bench/engine-vs-previous.sh --pin 0:1      load generator on CPU 0, each server on CPU 1 (taskset)
+#   bash bench/engine-vs-previous.sh --serve-args "--typed" --load-args "--message-id 1"   both servers run
+#                                                           `berth serve --typed` and the load sends the typed layout:
+#                                                           the typed echo of this build against a previous commit's
 #
 # CPU placement is left to the scheduler unless --pin LOAD_CPUS:SERVER_CPUS is given. Pinning was tried as the cure
 # for the 64 KB x 1 rounds that collapse to about half their rate; the quiet runs kept the collapse with pinning and
@@ -33,6 +36,8 @@ duration=4
 data=""
 cells="64 100;1024 100;16384 10;65536 1;65536 100"
 pin=none
+serve_args=""
+load_args=""
 command="bash bench/engine-vs-previous.sh${*:+$(printf ' %q' "$@")}"
 while (($#)); do
     case "$1" in
@@ -42,6 +47,8 @@ while (($#)); do
         --data) data="$2"; shift 2 ;;
         --cells) cells="$2"; shift 2 ;;
         --pin) pin="$2"; shift 2 ;;
+        --serve-args) serve_args="$2"; shift 2 ;;
+        --load-args) load_args="$2"; shift 2 ;;
         *) echo "engine-vs-previous: unknown option $1 (see the header of bench/engine-vs-previous.sh)" >&2; exit 2 ;;
     esac
 done
@@ -53,10 +60,11 @@ bash bench/native/load/build.sh artifacts/compare > /dev/null
 dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/null
 
 [ "$pin" = none ] && pin=""
+serve="serve --port 0${serve_args:+ $serve_args}"
 bash bench/paired-echo.sh --out "$out" --command "$command" --rounds "$rounds" --warmup "$warmup" --duration "$duration" \
     --target 0.97 --cells "$cells" --data "$data" --table engine-vs-previous \
     --title "This build against the engine of $(git rev-parse "$previous^{commit}" | cut -c1-7): pipelined bursts (pipeline 16), one C load generator" \
-    --note "Each round runs a workload on both builds back to back, this build first in odd rounds and the previous engine first in even ones; a round's ratio is that pair's.$([ -n "$pin" ] || echo " CPU placement was left to the scheduler (--pin none).")" \
+    --note "Each round runs a workload on both builds back to back, this build first in odd rounds and the previous engine first in even ones; a round's ratio is that pair's. Both servers ran berth $serve, and berth-load took${load_args:+ $load_args on top of} its default arguments.$([ -n "$pin" ] || echo " CPU placement was left to the scheduler (--pin none).")" \
     --pin "$pin" \
-    --first "this build" --first-server "dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll serve --port 0" \
-    --second "previous" --second-server "dotnet $cli/Berth.Cli.dll serve --port 0"
+    --first "this build" --first-server "dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll $serve" --first-load "$load_args" \
+    --second "previous" --second-server "dotnet $cli/Berth.Cli.dll $serve" --second-load "$load_args"

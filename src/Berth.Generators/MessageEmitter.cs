@@ -117,14 +117,19 @@ internal sealed class MessageEmitter
     }
 
     /// <summary>
-    /// A block contract's Write and Read are a check and one copy once the run-time check passes (its fields path is
-    /// dead on writing and out of line on reading), so they are inlined into the caller, as a hand-written copy would be.
+    /// Write and Read are the outermost checks (byte order, size bound) around one call of the fields method, the throws
+    /// out of line, so they are inlined into the caller: the fields method is then the only call between the caller and
+    /// the fields, as in hand-written code. A block contract's fields writer is a check and one copy once the run-time
+    /// check passes, so it is inlined too.
     /// </summary>
+    private void Inline() =>
+        Line("[global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]");
+
     private void InlineWhenBlock()
     {
         if (_model.MayBeBlock)
         {
-            Line("[global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]");
+            Inline();
         }
     }
 
@@ -132,7 +137,7 @@ internal sealed class MessageEmitter
     {
         var m = _model;
         Line("/// <inheritdoc />");
-        InlineWhenBlock();
+        Inline();
         Line($"public static void Write(ref {Writer} writer, in {m.FullName} message)");
         Open();
         if (!m.IsValueType)
@@ -189,7 +194,7 @@ internal sealed class MessageEmitter
     {
         var m = _model;
         Line("/// <inheritdoc />");
-        InlineWhenBlock();
+        Inline();
         Line($"public {Hide}static {m.FullName} Read(ref {Reader} reader)");
         Open();
         Line($"{Wire}.BeginRead(ref reader, ByteOrder, {m.MaxEncodedSize}, \"{m.Name}\");");

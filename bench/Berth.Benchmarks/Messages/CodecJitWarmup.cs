@@ -1,8 +1,8 @@
 namespace Berth.Benchmarks.Messages;
 
 /// <summary>
-/// Calls the five-field struct's Generated, MemoryPack and HandWritten methods until the JIT has given each its
-/// optimized code, so that <c>DOTNET_JitDisasm</c> prints what BenchmarkDotNet's measured loop runs. The listing is
+/// Calls the Generated, MemoryPack and HandWritten methods of both codec benchmarks (the five-field struct and the
+/// string-and-array message) until the JIT has given each its optimized code, so that <c>DOTNET_JitDisasm</c> prints what BenchmarkDotNet's measured loop runs. The listing is
 /// for reading instruction and call counts (docs/decisions/struct-codec.md), not for timing.
 /// </summary>
 internal static class CodecJitWarmup
@@ -11,9 +11,15 @@ internal static class CodecJitWarmup
 
     public static void Run()
     {
-        var benchmarks = new FixedMessageBenchmarks();
-        benchmarks.Setup();
-        Func<long>[] methods = [benchmarks.Generated, benchmarks.MemoryPack, benchmarks.HandWritten];
+        var fixedMessage = new FixedMessageBenchmarks();
+        fixedMessage.Setup();
+        var stringArray = new StringArrayMessageBenchmarks();
+        stringArray.Setup();
+        Func<long>[] methods =
+        [
+            fixedMessage.Generated, fixedMessage.MemoryPack, fixedMessage.HandWritten,
+            () => stringArray.Generated().Id, () => stringArray.MemoryPack().Id, () => stringArray.HandWritten().Id,
+        ];
         var sink = 0L;
         for (var round = 0; round < 20; round++)
         {

@@ -573,6 +573,14 @@ public ref struct PacketReader
             return true;
         }
 
+        return TryReadStringAcrossSegments(encoding, prefix, out value);
+    }
+
+    // Out of line: its copy of the reader and the pooled scratch's try/finally would otherwise take stack in, and clear
+    // it on entry to, every method the usual case above is inlined into.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryReadStringAcrossSegments(Encoding encoding, StringLengthPrefix prefix, [NotNullWhen(true)] out string? value)
+    {
         var probe = this;
         value = null;
         if (!probe.TryReadLengthPrefix(prefix, out var byteCount) || !probe.TryDecode(encoding, byteCount, out value))
@@ -645,13 +653,13 @@ public ref struct PacketReader
     {
         // ASCII, what most text fields hold, is valid in both encodings and decodes by widening each byte: one pass to
         // check it and one to widen, where UTF-8's own decoder would scan it once more to count the characters.
-        if (Ascii.IsValid(bytes))
-        {
-            return Encoding.Latin1.GetString(bytes);
-        }
-
-        return IsValid(encoding, bytes) ? encoding.GetString(bytes) : null;
+        return Ascii.IsValid(bytes) ? Encoding.Latin1.GetString(bytes) : DecodeNonAscii(encoding, bytes);
     }
+
+    // Out of line: the decoder's own checks and pinned buffers would otherwise take stack in every reader of a string.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static string? DecodeNonAscii(Encoding encoding, ReadOnlySpan<byte> bytes) =>
+        IsValid(encoding, bytes) ? encoding.GetString(bytes) : null;
 
     private static bool IsValid(Encoding encoding, ReadOnlySpan<byte> bytes) =>
         ReferenceEquals(encoding, Encoding.ASCII) ? Ascii.IsValid(bytes) : Utf8.IsValid(bytes);

@@ -38,6 +38,14 @@ public ref struct PacketWriter
     }
 
     /// <summary>
+    /// Creates a little-endian writer that starts in <paramref name="span"/>, which <paramref name="output"/> just gave
+    /// (its <c>GetSpan</c>): a caller that holds the output's concrete type spares the first field a <see cref="Grow"/>
+    /// through the interface.
+    /// </summary>
+    internal PacketWriter(IBufferWriter<byte> output, Span<byte> span)
+        : this(output) => _span = span;
+
+    /// <summary>
     /// Byte order of the multi-byte fields written from now on. One packet may change it between fields: a big-endian
     /// message body after the packet layer's little-endian id.
     /// </summary>
@@ -143,10 +151,18 @@ public ref struct PacketWriter
     {
         if (!TryWriteUtf8InSpan(value, prefix))
         {
-            var byteCount = Encoding.UTF8.GetByteCount(value);
-            WriteLengthPrefix(byteCount, prefix);
-            Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
+            WriteUtf8Counted(value, prefix);
         }
+    }
+
+    // Out of line: the counting encoder's pinned buffers would otherwise take stack, cleared on entry, in every writer of
+    // a string, where the usual case is encoded in place.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteUtf8Counted(scoped ReadOnlySpan<char> value, StringLengthPrefix prefix)
+    {
+        var byteCount = Encoding.UTF8.GetByteCount(value);
+        WriteLengthPrefix(byteCount, prefix);
+        Encoding.UTF8.GetBytes(value, AcquireSpan(byteCount));
     }
 
     /// <summary>Writes a string of ASCII characters, one byte each, after its byte count.</summary>
@@ -237,17 +253,27 @@ public ref struct PacketWriter
     /// <see cref="double"/>, or an enum of one of the integers.
     /// </typeparam>
     /// <exception cref="ArgumentException"><typeparamref name="T"/> is none of those.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteElements<T>(scoped ReadOnlySpan<T> values)
         where T : unmanaged
     {
         ElementTypes.Check<T>();
-        var size = Unsafe.SizeOf<T>();
-        if (!_reverse || size == 1)
+        if (_reverse && Unsafe.SizeOf<T>() != 1)
         {
-            WriteBytes(MemoryMarshal.AsBytes(values));
+            WriteElementsReversed(values);
             return;
         }
 
+        WriteBytes(MemoryMarshal.AsBytes(values));
+    }
+
+    // Out of line: turning each element around is the work of a byte order other than the machine's, and its loop would
+    // grow every caller the one copy is inlined into.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteElementsReversed<T>(scoped ReadOnlySpan<T> values)
+        where T : unmanaged
+    {
+        var size = Unsafe.SizeOf<T>();
         foreach (var value in values)
         {
             ref var slot = ref Acquire(size);

@@ -97,7 +97,7 @@ public sealed class Connection
             var requests = Volatile.Read(ref _requests);
             if (requests is null)
             {
-                Interlocked.CompareExchange(ref _requests, new PendingRequests(Options.Requests.MaxOutstanding), null);
+                Interlocked.CompareExchange(ref _requests, new PendingRequests(Options.Requests.MaxOutstanding, Lifetime.Loop), null);
                 requests = _requests;
             }
 

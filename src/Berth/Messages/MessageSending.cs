@@ -67,6 +67,13 @@ public static class MessageSending
         {
             writer.WriteInt32(TMessage.MessageId);
             var idOrder = writer.Endianness;
+            if (TMessage.ByteOrder == idOrder)
+            {
+                // The usual little-endian contract: the id's order is the body's, and switching would recompute it twice a frame.
+                TMessage.Write(ref writer, message);
+                return;
+            }
+
             writer.Endianness = TMessage.ByteOrder;
             TMessage.Write(ref writer, message);
             writer.Endianness = idOrder;

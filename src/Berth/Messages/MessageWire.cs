@@ -30,7 +30,7 @@ public static class MessageWire
         var size = writer.BytesWritten - start;
         if (size > maxEncodedSize)
         {
-            throw new ArgumentException(SizeOverBound(message, size, maxEncodedSize), nameof(writer));
+            throw SizeOverBound(message, size, maxEncodedSize);
         }
     }
 
@@ -99,11 +99,12 @@ public static class MessageWire
     }
 
     /// <summary>Writes a collection's element count after checking it against the bound.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void WriteCount(ref PacketWriter writer, int count, int maxCount, string field)
     {
         if (count > maxCount)
         {
-            throw new ArgumentException($"{field} has {count} elements, over the bound of {maxCount}.");
+            throw CountOverBound(field, count, maxCount);
         }
 
         writer.WriteVarUInt32((uint)count);
@@ -113,22 +114,18 @@ public static class MessageWire
     /// Reads a collection's element count and checks it against the bound and against the bytes left, given the
     /// fewest bytes one element takes, before anything is allocated for it.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int ReadCount(ref PacketReader reader, int maxCount, int minElementSize, string field)
     {
         var offset = reader.Consumed;
         if (!reader.TryReadVarUInt32(out var count))
         {
-            throw VarIntFault(reader, field, offset);
+            throw VarIntFault(ref reader, field, offset);
         }
 
-        if (count > (uint)maxCount)
+        if (count > (uint)maxCount || (long)count * minElementSize > reader.Remaining)
         {
-            throw new MessageFormatException(field, offset, MessageFault.CountOverBound, $"{count} elements, over the bound of {maxCount}");
-        }
-
-        if ((long)count * minElementSize > reader.Remaining)
-        {
-            throw new MessageFormatException(field, offset, MessageFault.CountOverBound, $"{count} elements, more than the {reader.Remaining} bytes left can hold");
+            throw CountFault(field, offset, count, maxCount, reader.Remaining);
         }
 
         return (int)count;
@@ -139,10 +136,12 @@ public static class MessageWire
     /// <see cref="WriteCount"/> wrote: the same bytes as writing each element, one copy when the contract's byte order
     /// is the machine's.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void WriteElements<T>(ref PacketWriter writer, scoped ReadOnlySpan<T> values)
         where T : unmanaged => writer.WriteElements(values);
 
     /// <summary>Reads the elements <see cref="WriteElements{T}"/> wrote into <paramref name="destination"/>, sized by the count read before.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ReadElements<T>(ref PacketReader reader, scoped Span<T> destination, string field)
         where T : unmanaged
     {
@@ -175,7 +174,7 @@ public static class MessageWire
     /// <summary>Reads a string written by <see cref="WriteString"/>; invalid UTF-8 is malformed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static string ReadString(ref PacketReader reader, string field) =>
-        reader.TryReadUtf8(out var value, StringLengthPrefix.VarInt) ? value : throw StringFault(reader, field);
+        reader.TryReadUtf8(out var value, StringLengthPrefix.VarInt) ? value : throw StringFault(ref reader, field);
 
     /// <summary>Writes a UTF-8 view as a string field: its byte count (a varint) and the bytes.</summary>
     public static void WriteUtf8Field(ref PacketWriter writer, Utf8Field value)
@@ -201,7 +200,7 @@ public static class MessageWire
         var offset = reader.Consumed;
         if (!reader.TryReadVarUInt32(out var length))
         {
-            throw VarIntFault(reader, field, offset);
+            throw VarIntFault(ref reader, field, offset);
         }
 
         if (length > reader.Remaining)
@@ -230,7 +229,7 @@ public static class MessageWire
         var offset = reader.Consumed;
         if (!reader.TryReadVarUInt32(out var length))
         {
-            throw VarIntFault(reader, field, offset);
+            throw VarIntFault(ref reader, field, offset);
         }
 
         if (length > reader.Remaining)
@@ -379,11 +378,19 @@ public static class MessageWire
     private static ArgumentException OtherByteOrder(string message, Endianness contract, Endianness other, string parameter) =>
         new($"{message} is a {contract}-endian contract; the {parameter} is {other}-endian.", parameter);
 
-    private static string SizeOverBound(string message, long size, int maxEncodedSize) =>
-        $"{message} encoded to {size} bytes, over its bound of {maxEncodedSize}.";
+    private static ArgumentException SizeOverBound(string message, long size, int maxEncodedSize) =>
+        new($"{message} encoded to {size} bytes, over its bound of {maxEncodedSize}.", "writer");
 
     private static MessageFormatException BodyOverBound(string message, long offset, long remaining, int maxEncodedSize) =>
         new(message, offset, MessageFault.SizeOverBound, $"a {remaining}-byte body, over the bound of {maxEncodedSize}");
+
+    private static ArgumentException CountOverBound(string field, int count, int maxCount) =>
+        new($"{field} has {count} elements, over the bound of {maxCount}.");
+
+    private static MessageFormatException CountFault(string field, long offset, uint count, int maxCount, long remaining) =>
+        new(field, offset, MessageFault.CountOverBound, count > (uint)maxCount
+            ? $"{count} elements, over the bound of {maxCount}"
+            : $"{count} elements, more than the {remaining} bytes left can hold");
 
     private static MessageFormatException Truncated(string field, long offset) =>
         new(field, offset, MessageFault.Truncated, "the body ended inside the field");
@@ -391,14 +398,17 @@ public static class MessageWire
     private static MessageFormatException BooleanFault(ref PacketReader reader, string field, long offset) =>
         reader.Remaining == 0 ? Truncated(field, offset) : new(field, offset, MessageFault.Malformed, "a boolean byte other than 0 or 1");
 
+    // The fault helpers take the reader by reference and copy it themselves: a reader passed by value would be a copy in
+    // the caller's frame, which holds references and so is cleared on entry to every generated reader, failing or not.
+
     /// <summary>Why a string field was refused; a refused string consumed nothing, so the reader still stands at the field.</summary>
-    private static MessageFormatException StringFault(PacketReader reader, string field)
+    private static MessageFormatException StringFault(ref PacketReader reader, string field)
     {
         var offset = reader.Consumed;
         var probe = reader;
         if (!probe.TryReadVarUInt32(out var length))
         {
-            return VarIntFault(reader, field, offset);
+            return VarIntFault(ref reader, field, offset);
         }
 
         return length > probe.Remaining
@@ -407,8 +417,9 @@ public static class MessageWire
     }
 
     /// <summary>A varint failed: truncated when every byte left continues it, malformed when it runs past five bytes.</summary>
-    private static MessageFormatException VarIntFault(PacketReader probe, string field, long offset)
+    private static MessageFormatException VarIntFault(ref PacketReader reader, string field, long offset)
     {
+        var probe = reader;
         for (var i = 0; i < 5; i++)
         {
             if (!probe.TryReadByte(out var part))

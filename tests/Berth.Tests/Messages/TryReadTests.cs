@@ -1,5 +1,6 @@
 using System.Buffers;
 using Berth.Messages;
+using Berth.Tests.Support;
 
 namespace Berth.Tests.Messages;
 
@@ -28,6 +29,40 @@ public sealed class TryReadTests
         Assert.False(MessageReading.TryRead<Move>(body.AsSpan(0, body.Length - 1), out _, out var error));
 
         Assert.Equal(("Move.Tick", 13L, MessageFault.Truncated), (error.Field, error.Offset, error.Fault));
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(-1)]
+    [InlineData(-6)]
+    [InlineData(-8)]
+    [InlineData(5)]
+    public void A_block_contract_in_one_segment_reads_as_over_a_span_and_over_one_byte_per_segment(int lengthChange)
+    {
+        var position = new BlockPosition { Id = 7, X = 0.5f, Layer = -2, Letter = 'q', Facing = Direction.East, Tick = 11, Speed = 2 };
+        var whole = MessageBytes.Encode(position);
+        var body = new byte[whole.Length + lengthChange];
+        whole.AsSpan(0, Math.Min(whole.Length, body.Length)).CopyTo(body);
+
+        (bool Read, BlockPosition Message, string? Field, long Offset, MessageFault Fault) fromSpan =
+            MessageReading.TryRead<BlockPosition>(body.AsSpan(), out var message, out var error)
+                ? (true, message, null, 0, default)
+                : (false, default, error.Field, error.Offset, error.Fault);
+        var fromOneSegment = Read(new ReadOnlySequence<byte>(body));
+        var fromManySegments = Read(Segments.OneBytePerSegment(body));
+
+        Assert.Equal(fromSpan, fromOneSegment);
+        Assert.Equal(fromSpan, fromManySegments);
+        Assert.Equal(lengthChange is 0 or -8 or 5, fromOneSegment.Read);
+        if (lengthChange >= 0)
+        {
+            Assert.Equal(position, fromOneSegment.Message);
+        }
+
+        static (bool Read, BlockPosition Message, string? Field, long Offset, MessageFault Fault) Read(in ReadOnlySequence<byte> body) =>
+            MessageReading.TryRead<BlockPosition>(body, out var message, out var error)
+                ? (true, message, null, 0, default)
+                : (false, default, error.Field, error.Offset, error.Fault);
     }
 
     [Fact]

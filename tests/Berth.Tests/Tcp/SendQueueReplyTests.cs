@@ -145,6 +145,35 @@ public sealed class SendQueueReplyTests
         Assert.Equal(0, options.BufferPool.Outstanding);
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void SerializedFramesThatRunPastTheEndOfAnArrayAreWrittenWholeAndInOrder(bool fromReceiveLoop)
+    {
+        var pool = new BufferPool();
+        var queue = new SendQueue(LengthFieldFormat.Berth, 1 << 20, pool, PooledBufferWriter.DefaultSegmentSize, BerthMetrics.For(null));
+        var expected = new List<byte>();
+
+        // Lengths that leave 0 to 3 bytes, less than a header, at an array's end, and bodies longer than an array.
+        foreach (var length in new[] { 4088, 1, 0, 4089, 4090, 4091, 5000, 3, 9000, 17 })
+        {
+            var body = Enumerable.Range(0, length).Select(i => (byte)(i * 31 + length)).ToArray();
+            Assert.Equal(AppendResult.Accepted, queue.TryAppend(body, static (ref PacketWriter writer, byte[] b) => writer.WriteBytes(b), fromReceiveLoop) switch
+            {
+                AppendResult.AcceptedIntoEmpty => AppendResult.Accepted,
+                var result => result,
+            });
+            expected.AddRange(RawClient.Frame(body));
+        }
+
+        queue.EndReplies();
+        var batch = queue.TakeBatch(out _)!;
+        Assert.Equal(expected.ToArray(), batch.WrittenSequence.ToArray());
+        queue.BatchWritten(batch);
+        queue.Release(PeerAcknowledgement.Unknown);
+        Assert.Equal(0, pool.Outstanding);
+    }
+
     private static SendQueue NewQueue(BufferPool pool) =>
         new(LengthFieldFormat.Berth, Limit, pool, PooledBufferWriter.DefaultSegmentSize, BerthMetrics.For(null));
 

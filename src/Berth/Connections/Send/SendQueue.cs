@@ -508,7 +508,9 @@ internal sealed class SendQueue
         var mark = output.Mark();
         try
         {
-            var writer = new PacketWriter(output);
+            // Started in the pending buffer's room, which holds many small frames: a reply's first field would
+            // otherwise ask for it through the interface, once per frame.
+            var writer = new PacketWriter(output, output.GetSpan(_format.HeaderLength));
             var reservation = writer.ReserveLength(_format);
             write(ref writer, state);
             writer.BackfillLength(reservation);

@@ -12,8 +12,8 @@ namespace Berth.Messages.Requests;
 /// connection ends first, <see cref="RequestLimitReachedException"/> at <see cref="RequestOptions.MaxOutstanding"/>,
 /// <see cref="SendQueueFullException"/> when the send queue is full (a request never waits for room), and
 /// <see cref="MessageFormatException"/> for a reply that is not a <c>TReply</c> (which also closes the connection).
-/// The code after the await runs on the thread that completed it, for a reply the connection's receive loop, so it must
-/// not block.
+/// The code after the await runs on the thread that completed it, for a reply (and, on an event loop, a timeout) the
+/// connection's receive loop, so it must not block.
 /// </summary>
 public static class MessageRequests
 {

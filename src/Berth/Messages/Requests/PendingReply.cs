@@ -15,6 +15,13 @@ internal sealed class PendingReply<TReply> : PendingRequest, IValueTaskSource<TR
 {
     private static readonly InstancePool<PendingReply<TReply>> Pool = new(static () => new PendingReply<TReply>());
 
+    /// <summary>
+    /// The instance this thread gave back last, taken before the shared pool: a caller that awaits on the event loop
+    /// gets its result and sends its next request there, so a round trip's return and rent skip the pool's lock.
+    /// </summary>
+    [ThreadStatic]
+    private static PendingReply<TReply>? t_spare;
+
     private ManualResetValueTaskSourceCore<TReply> _core;
 
     private PendingReply()
@@ -23,13 +30,29 @@ internal sealed class PendingReply<TReply> : PendingRequest, IValueTaskSource<TR
 
     public ValueTask<TReply> Reply => new(this, _core.Version);
 
-    public static PendingReply<TReply> Rent() => Pool.Rent();
+    public static PendingReply<TReply> Rent()
+    {
+        if (t_spare is { } spare)
+        {
+            t_spare = null;
+            return spare;
+        }
+
+        return Pool.Rent();
+    }
 
     /// <summary>Gives back an instance that was never handed out as a task.</summary>
     public void Discard()
     {
         Forget();
-        Pool.Return(this);
+        if (t_spare is null)
+        {
+            t_spare = this;
+        }
+        else
+        {
+            Pool.Return(this);
+        }
     }
 
     public override void Complete(int messageId, in ReadOnlySequence<byte> body)

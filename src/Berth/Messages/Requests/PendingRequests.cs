@@ -1,13 +1,15 @@
 using Berth.Connections;
+using Berth.Connections.Transport.Epoll;
 
 namespace Berth.Messages.Requests;
 
 /// <summary>
 /// The requests one connection awaits replies to, by correlation id. Ids count up from 1 and are never reused, so a
 /// reply naming an id above the last one issued answers no request at all, while one naming an id no longer here came
-/// after its request timed out or was cancelled. Bounded by <see cref="RequestOptions.MaxOutstanding"/>.
+/// after its request timed out or was cancelled. Bounded by <see cref="RequestOptions.MaxOutstanding"/>. Deadlines are
+/// checked on the connection's event loop when it has one (<paramref name="loop"/>), else by <see cref="RequestTimeouts"/>.
 /// </summary>
-internal sealed class PendingRequests(int maxOutstanding)
+internal sealed class PendingRequests(int maxOutstanding, EpollLoop? loop)
 {
     private readonly Lock _lock = new();
     private readonly Dictionary<long, PendingRequest> _pending = [];
@@ -43,7 +45,11 @@ internal sealed class PendingRequests(int maxOutstanding)
             _watched |= watch;
         }
 
-        if (watch)
+        if (watch && loop is not null)
+        {
+            LoopDeadlines.Watch(this, loop);
+        }
+        else if (watch)
         {
             RequestTimeouts.Watch(this);
         }

@@ -1,14 +1,15 @@
 namespace Berth.Messages.Requests;
 
 /// <summary>
-/// Fails requests past their deadline with <see cref="TimeoutException"/>. One process-wide timer looks at every
+/// Fails requests past their deadline with <see cref="TimeoutException"/>, for connections without an event loop (those
+/// with one check their deadlines on it, <see cref="LoopDeadlines"/>). One process-wide timer looks at every such
 /// connection that has awaited a request with a timeout, so a request only stores its deadline: no timer per request,
 /// nothing allocated per round trip. The timer runs only while some such connection is open.
 /// </summary>
 internal static class RequestTimeouts
 {
     /// <summary>How often deadlines are checked, so a request fails at most this much after its timeout.</summary>
-    private static readonly TimeSpan Period = TimeSpan.FromMilliseconds(20);
+    public static readonly TimeSpan Period = TimeSpan.FromMilliseconds(20);
 
     private static readonly Lock Sync = new();
     private static readonly List<PendingRequests> Watched = [];

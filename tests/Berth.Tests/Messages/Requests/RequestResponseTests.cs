@@ -40,14 +40,17 @@ public sealed class RequestResponseTests
         }
     }
 
-    [Fact]
-    public async Task A_request_without_a_reply_times_out_and_the_late_reply_is_discarded_and_counted()
+    /// <remarks>Inline puts the client on an event loop, which checks the deadlines; ThreadPool leaves it without one, for the process-wide timer.</remarks>
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task A_request_without_a_reply_times_out_and_the_late_reply_is_discarded_and_counted(HandlerScheduling scheduling)
     {
         var held = new HeldReplies();
         using var meters = new LateReplyCounter();
         await using var peers = await RequestPeers.StartAsync(
             new PacketRouter().OnRequestAsync<Ping, Pong>(held.Handle),
-            clientOptions: new BerthClientOptions { MeterFactory = meters });
+            clientOptions: new BerthClientOptions { MeterFactory = meters, HandlerScheduling = scheduling });
 
         await Assert.ThrowsAsync<TimeoutException>(() => peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }, TimeSpan.FromMilliseconds(50), default).AsTask().Within());
 
@@ -61,10 +64,40 @@ public sealed class RequestResponseTests
     }
 
     [Fact]
-    public async Task The_default_timeout_comes_from_the_options()
+    public async Task On_an_event_loop_a_request_times_out_on_that_loops_thread_as_a_reply_would_come()
     {
         var held = new HeldReplies();
-        var options = new BerthClientOptions { Requests = { Timeout = TimeSpan.FromMilliseconds(50) } };
+        await using var peers = await RequestPeers.StartAsync(new PacketRouter().OnRequestAsync<Ping, Pong>(held.Handle));
+        if (peers.Connection.Lifetime.Loop is not { } loop)
+        {
+            // No event loop on this platform: the process-wide timer checks the deadlines, as the theories above cover.
+            return;
+        }
+
+        Assert.True(await TimesOutOn(loop, peers.Connection).Within());
+    }
+
+    private static async Task<bool> TimesOutOn(Connections.Transport.Epoll.EpollLoop loop, Connection connection)
+    {
+        try
+        {
+            await connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }, TimeSpan.FromMilliseconds(50), default).ConfigureAwait(false);
+        }
+        catch (TimeoutException)
+        {
+            return loop.IsCurrentThread;
+        }
+
+        return false;
+    }
+
+    [Theory]
+    [InlineData(HandlerScheduling.Inline)]
+    [InlineData(HandlerScheduling.ThreadPool)]
+    public async Task The_default_timeout_comes_from_the_options(HandlerScheduling scheduling)
+    {
+        var held = new HeldReplies();
+        var options = new BerthClientOptions { HandlerScheduling = scheduling, Requests = { Timeout = TimeSpan.FromMilliseconds(50) } };
         await using var peers = await RequestPeers.StartAsync(new PacketRouter().OnRequestAsync<Ping, Pong>(held.Handle), clientOptions: options);
 
         await Assert.ThrowsAsync<TimeoutException>(() => peers.Connection.RequestAsync<Ping, Pong>(new Ping { Value = 1 }).AsTask().Within());
