@@ -6,7 +6,7 @@
 # non-zero when any survived (or did not apply or build).
 #
 # Not part of scripts/test.sh: it builds and runs once per mutation, far too slow for every change.
-# That every patch still applies is checked in every test run, so in CI, without building anything: by
+# That every patch still applies is checked in every test run, so in CI, with no build per patch: by
 # MutationPatchTests.Every_mutation_patch_applies_to_the_current_code in tests/Berth.Tests (git apply --check).
 #
 #   bash scripts/mutations.sh                       every patch
