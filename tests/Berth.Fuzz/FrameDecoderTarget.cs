@@ -102,7 +102,6 @@ internal sealed class FrameDecoderTarget : IFuzzTarget
         var segmentation = SegmentedSequence.Pick(ref random);
         var before = GC.GetAllocatedBytesForCurrentThread();
         var failure = CheckStream(variant, new ReadOnlySequence<byte>(data), "contiguous")
-            ?? CheckContiguous(variant, data.Span)
             ?? CheckStream(variant, _segments.Build(data, segmentation, ref random), SegmentationName(segmentation));
         for (var cut = 0; everySplit && failure is null && cut <= length; cut++)
         {
@@ -165,39 +164,6 @@ internal sealed class FrameDecoderTarget : IFuzzTarget
         }
 
         return Describe(cut, offset, $"still returning frames after {maxSteps} calls");
-    }
-
-    /// <summary>
-    /// The contiguous overload, which the receive path uses when its ring is not wrapped, held to the same oracle: the
-    /// same result at every step, and a body length that ends each frame where the stream's next one begins.
-    /// </summary>
-    private static string? CheckContiguous(FrameVariant variant, ReadOnlySpan<byte> data)
-    {
-        var offset = 0;
-        var maxSteps = (data.Length / variant.HeaderLength) + 2;
-        for (var step = 0; step < maxSteps; step++)
-        {
-            var result = variant.Decoder.TryReadContiguousFrame(data[offset..], out var bodyLength);
-            var (expected, alternative, expectedBody) = Expect(variant, data[offset..]);
-            if (result != expected && result != alternative)
-            {
-                return Describe("contiguous overload", offset, $"returned {result}, expected {expected}");
-            }
-
-            if (result != FrameReadResult.Frame)
-            {
-                return bodyLength == 0 ? null : Describe("contiguous overload", offset, $"{result} with a body of {bodyLength} bytes");
-            }
-
-            if (bodyLength != expectedBody)
-            {
-                return Describe("contiguous overload", offset, $"frame of {bodyLength} bytes, expected {expectedBody}");
-            }
-
-            offset += variant.HeaderLength + bodyLength;
-        }
-
-        return Describe("contiguous overload", offset, $"still returning frames after {maxSteps} calls");
     }
 
     /// <summary>

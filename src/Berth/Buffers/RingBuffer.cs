@@ -83,24 +83,6 @@ internal sealed class RingBuffer : IDisposable
     }
 
     /// <summary>
-    /// The readable bytes as one run of <see cref="Storage"/>, when they do not cross the ring's end (an empty ring
-    /// gives an empty run); false when they wrap, and only <see cref="Readable"/> gives them. Valid until the next call
-    /// that changes the ring.
-    /// </summary>
-    public bool TryGetContiguousReadable(out ArraySegment<byte> block)
-    {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_length > _capacity - _head)
-        {
-            block = default;
-            return false;
-        }
-
-        block = new ArraySegment<byte>(_buffer, _head, _length);
-        return true;
-    }
-
-    /// <summary>
     /// Returns the free space that directly follows the data, after growing the ring (up to its maximum) so that
     /// at least <paramref name="minimumFree"/> bytes are free in all. The returned block can be shorter than that
     /// when the free space wraps; write into it, then call <see cref="Advance"/>.

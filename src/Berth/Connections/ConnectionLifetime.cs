@@ -190,22 +190,13 @@ internal sealed class ConnectionLifetime
             CloseForHandlerFailure(e);
         }
 
-        var (ring, gate, delivery) = NewReceivePath();
-        _ = Task.Run(new ReceiveLoop(_transport, ring, delivery, gate, this).RunAsync);
-        _ = Task.Run(new SendLoop(_transport, _queue, _wakeup, this).RunAsync);
-    }
-
-    /// <summary>
-    /// The receive side's parts for this connection's options: the ring (growing up to the largest frame), the gate to
-    /// the send side, and the delivery to the handler.
-    /// </summary>
-    internal (RingBuffer Ring, SendGate Gate, FrameDelivery Delivery) NewReceivePath()
-    {
         var format = Options.Format;
         var largestFrame = format.HeaderLength + format.MaxBodyLength;
         var ring = new RingBuffer(Options.ReceiveBufferSize, Math.Max(Options.ReceiveBufferSize, largestFrame), Options.BufferPool);
         var gate = new SendGate(_queue, _wakeup, _connection.HandlerSlots);
-        return (ring, gate, new FrameDelivery(_connection, _handler, new FrameDecoder(format), gate, _connection.Metrics, this));
+        var delivery = new FrameDelivery(_connection, _handler, new FrameDecoder(format), gate, _connection.Metrics, this);
+        _ = Task.Run(new ReceiveLoop(_transport, ring, delivery, gate, this).RunAsync);
+        _ = Task.Run(new SendLoop(_transport, _queue, _wakeup, this).RunAsync);
     }
 
     /// <summary>Ends a connection that never started its loops (refused by the limit, failed handshake).</summary>

@@ -42,13 +42,24 @@ public sealed class FrameDecoder
 
         var first = buffer.FirstSpan;
         var announced = first.Length >= _headerLength ? Format.ReadAnnounced(first[.._headerLength]) : ReadSplitHeader(buffer);
-        var found = Classify(announced, out var bodyLength);
-        if (found != FrameReadResult.Frame)
+        if (announced < _lengthBias)
         {
-            return found;
+            return FrameReadResult.Malformed;
         }
 
-        if (buffer.Length < _headerLength + (long)bodyLength)
+        var bodyLength = announced - _lengthBias;
+        if (bodyLength > _maxBodyLength)
+        {
+            return FrameReadResult.TooLarge;
+        }
+
+        if (bodyLength < _minBodyLength)
+        {
+            return FrameReadResult.Malformed;
+        }
+
+        var frameLength = _headerLength + (long)bodyLength;
+        if (buffer.Length < frameLength)
         {
             return FrameReadResult.Incomplete;
         }
@@ -56,54 +67,6 @@ public sealed class FrameDecoder
         body = buffer.Slice(_headerLength, bodyLength);
         buffer = buffer.Slice(body.End);
         return FrameReadResult.Frame;
-    }
-
-    /// <summary>
-    /// Reads one frame from the front of contiguous bytes, with the same answers as the sequence overload. On
-    /// <see cref="FrameReadResult.Frame"/>, the body is the <paramref name="bodyLength"/> bytes after the header; the
-    /// caller moves past the frame itself, so a walk over one block needs no slicing of a sequence per frame.
-    /// </summary>
-    internal FrameReadResult TryReadContiguousFrame(ReadOnlySpan<byte> buffer, out int bodyLength)
-    {
-        bodyLength = 0;
-        if (buffer.Length < _headerLength)
-        {
-            return FrameReadResult.Incomplete;
-        }
-
-        var found = Classify(Format.ReadAnnounced(buffer[.._headerLength]), out var announcedBody);
-        if (found != FrameReadResult.Frame)
-        {
-            return found;
-        }
-
-        if ((uint)(buffer.Length - _headerLength) < announcedBody)
-        {
-            return FrameReadResult.Incomplete;
-        }
-
-        bodyLength = (int)announcedBody;
-        return FrameReadResult.Frame;
-    }
-
-    /// <summary>
-    /// What an announced length means, before the body is known to have arrived: a body length the format allows
-    /// (<see cref="FrameReadResult.Frame"/>), too large, or malformed. Both overloads answer through it, in this order.
-    /// </summary>
-    private FrameReadResult Classify(uint announced, out uint bodyLength)
-    {
-        bodyLength = announced - _lengthBias;
-        if (announced < _lengthBias)
-        {
-            return FrameReadResult.Malformed;
-        }
-
-        if (bodyLength > _maxBodyLength)
-        {
-            return FrameReadResult.TooLarge;
-        }
-
-        return bodyLength < _minBodyLength ? FrameReadResult.Malformed : FrameReadResult.Frame;
     }
 
     /// <summary>

@@ -50,43 +50,6 @@ public class FrameDecoderTests
         Assert.Empty(received);
     }
 
-    [Theory]
-    [MemberData(nameof(Presets))]
-    public void The_contiguous_overload_agrees_with_the_sequence_at_every_length_of_the_stream(string preset)
-    {
-        var format = Preset(preset);
-        var stream = Encode(format, [Body(format.MinBodyLength), Body(1), Body(37), Body(300)]);
-        var decoder = new FrameDecoder(format);
-
-        for (var length = 0; length <= stream.Length; length++)
-        {
-            var result = AssertBothOverloadsAgree(decoder, stream[..length]);
-            Assert.Equal(FrameReadResult.Incomplete, result);
-        }
-    }
-
-    [Theory]
-    [InlineData(new byte[] { 0x01, 0x00, 0x10, 0x00, 0xAA }, 4, FrameReadResult.TooLarge)]
-    [InlineData(new byte[] { 2, 0, 0, 0, 7, 7, 0x01, 0x00, 0x10, 0x00 }, 4, FrameReadResult.TooLarge)]
-    [InlineData(new byte[] { 0x01, 0x00, 0xAA }, 2, FrameReadResult.Malformed)]
-    [InlineData(new byte[] { 3, 0, 1, 0x01, 0x00 }, 2, FrameReadResult.Malformed)]
-    [InlineData(new byte[] { 5, 0, 1, 2, 3, 9, 0 }, 2, FrameReadResult.Incomplete)]
-    public void The_contiguous_overload_stops_where_the_sequence_does(byte[] stream, int width, FrameReadResult expected)
-    {
-        var format = width == 2 ? LengthFieldFormat.FastPortSharp : LengthFieldFormat.Berth;
-        Assert.Equal(expected, AssertBothOverloadsAgree(new FrameDecoder(format), stream));
-    }
-
-    [Theory]
-    [InlineData(1, new byte[] { 0, 0, 0, 0 }, FrameReadResult.Malformed)]
-    [InlineData(3, new byte[] { 0, 0, 0, 2, 7 }, FrameReadResult.Malformed)]
-    [InlineData(1, new byte[] { 0, 0, 0, 1, 7, 0, 0, 0, 1 }, FrameReadResult.Incomplete)]
-    public void The_contiguous_overload_refuses_a_body_under_the_minimum_as_the_sequence_does(int minBody, byte[] stream, FrameReadResult expected)
-    {
-        var decoder = new FrameDecoder(new LengthFieldFormat(4, Endianness.Big, minBodyLength: minBody));
-        Assert.Equal(expected, AssertBothOverloadsAgree(decoder, stream));
-    }
-
     [Fact]
     public void An_announced_length_over_the_maximum_is_too_large_and_consumes_nothing()
     {
@@ -206,32 +169,5 @@ public class FrameDecoderTests
         }
 
         return bodies;
-    }
-
-    /// <summary>
-    /// Walks <paramref name="stream"/> with the contiguous overload and with the sequence overload over one segment,
-    /// asserts that every step agrees (result, body, bytes left), and returns the result that ended the walk.
-    /// </summary>
-    private static FrameReadResult AssertBothOverloadsAgree(FrameDecoder decoder, byte[] stream)
-    {
-        var sequence = new ReadOnlySequence<byte>(stream);
-        var offset = 0;
-        while (true)
-        {
-            var fromSequence = decoder.TryReadFrame(ref sequence, out var body);
-            var fromSpan = decoder.TryReadContiguousFrame(stream.AsSpan(offset), out var bodyLength);
-            Assert.Equal(fromSequence, fromSpan);
-            if (fromSpan != FrameReadResult.Frame)
-            {
-                Assert.Equal(0, bodyLength);
-                Assert.Equal(stream.Length - offset, sequence.Length);
-                return fromSpan;
-            }
-
-            var header = decoder.Format.HeaderLength;
-            Assert.Equal(body.ToArray(), stream.AsSpan(offset + header, bodyLength).ToArray());
-            offset += header + bodyLength;
-            Assert.Equal(stream.Length - offset, sequence.Length);
-        }
     }
 }

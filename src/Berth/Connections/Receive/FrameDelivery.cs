@@ -39,28 +39,25 @@ internal sealed class FrameDelivery(
     /// may be sent from the ring: the ring is not touched until this returns, and by then none of its bytes is still
     /// referred to by the send queue.
     /// </summary>
-    /// <remarks>
-    /// Unless the readable bytes cross the ring's end, the frames are cut out of one run of the ring's array with an
-    /// offset, each body handed over as a sequence over that array, and the ring consumed once at the end; only a
-    /// wrapped ring is walked as a <see cref="ReadOnlySequence{T}"/> sliced per frame. Both walks give the handler the
-    /// same bodies and stop at the same frame for the same reason.
-    /// </remarks>
     public int DeliverFrames(RingBuffer ring, bool lendRing)
     {
-        var pass = new DeliveryPass { Outcome = FrameReadResult.Incomplete };
+        var unread = ring.Readable;
+        var available = unread.Length;
+        var frames = 0;
+        var paused = false;
+        var outcome = FrameReadResult.Incomplete;
         gate.BeginDispatch(lendRing ? ring.Storage : null);
         try
         {
-            if (ring.TryGetContiguousReadable(out var block))
+            while (!lifetime.IsClosing
+                && !(paused = gate.IsShut)
+                && (outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
             {
-                DeliverBlock(block, ref pass);
-            }
-            else
-            {
-                DeliverWrapped(ring.Readable, ref pass);
+                frames++;
+                handler.OnFrame(connection, body);
             }
 
-            if (pass.Frames > 0)
+            if (frames > 0)
             {
                 handler.OnFramesDelivered(connection);
             }
@@ -74,8 +71,8 @@ internal sealed class FrameDelivery(
             gate.EndDispatch();
         }
 
-        metrics.FramesReceived.Add(pass.Frames);
-        switch (pass.Outcome)
+        metrics.FramesReceived.Add(frames);
+        switch (outcome)
         {
             case FrameReadResult.TooLarge:
                 lifetime.CloseForBadInput(DisconnectReason.FrameTooLarge);
@@ -85,77 +82,32 @@ internal sealed class FrameDelivery(
                 break;
         }
 
-        ring.Consume(pass.Consumed);
+        ring.Consume((int)(available - unread.Length));
         if (lifetime.IsClosing)
         {
             return 1;
         }
 
-        if (pass.Paused)
+        if (paused)
         {
             return Paused;
         }
 
-        lifetime.Activity.PartialFrameLeft(ring.Length, frameBegan: pass.Frames > 0);
-        return BytesStillMissing(ring);
+        lifetime.Activity.PartialFrameLeft(unread.Length, frameBegan: frames > 0);
+        return BytesStillMissing(unread);
     }
 
-    /// <summary>The frames in one run of the ring's array; a frame counts as consumed before its handler runs.</summary>
-    private void DeliverBlock(ArraySegment<byte> block, ref DeliveryPass pass)
+    private int BytesStillMissing(in ReadOnlySequence<byte> partial)
     {
-        var array = block.Array!;
-        var start = block.Offset;
-        var offset = start;
-        var end = start + block.Count;
-        var headerLength = _format.HeaderLength;
-        while (!lifetime.IsClosing
-            && !(pass.Paused = gate.IsShut)
-            && (pass.Outcome = decoder.TryReadContiguousFrame(new ReadOnlySpan<byte>(array, offset, end - offset), out var bodyLength)) == FrameReadResult.Frame)
-        {
-            var bodyStart = offset + headerLength;
-            offset = bodyStart + bodyLength;
-            pass.Consumed = offset - start;
-            pass.Frames++;
-            handler.OnFrame(connection, new ReadOnlySequence<byte>(array, bodyStart, bodyLength));
-        }
-    }
-
-    /// <summary>The frames in a ring whose readable bytes cross its end, some of which may too.</summary>
-    private void DeliverWrapped(ReadOnlySequence<byte> unread, ref DeliveryPass pass)
-    {
-        var available = unread.Length;
-        while (!lifetime.IsClosing
-            && !(pass.Paused = gate.IsShut)
-            && (pass.Outcome = decoder.TryReadFrame(ref unread, out var body)) == FrameReadResult.Frame)
-        {
-            pass.Consumed = (int)(available - unread.Length);
-            pass.Frames++;
-            handler.OnFrame(connection, body);
-        }
-    }
-
-    private int BytesStillMissing(RingBuffer ring)
-    {
-        var partial = ring.Length;
-        if (partial < _format.HeaderLength)
+        if (partial.Length < _format.HeaderLength)
         {
             return 1;
         }
 
         Span<byte> header = stackalloc byte[4];
-        header = header[.._format.HeaderLength];
-        ring.Readable.Slice(0, header.Length).CopyTo(header);
-        var announced = _format.ReadAnnounced(header);
+        partial.Slice(0, _format.HeaderLength).CopyTo(header);
+        var announced = _format.ReadAnnounced(header[.._format.HeaderLength]);
         var frameLength = (long)announced + (_format.LengthIncludesHeader ? 0 : _format.HeaderLength);
-        return (int)Math.Max(1, frameLength - partial);
-    }
-
-    /// <summary>How far one call of <see cref="DeliverFrames"/> got, kept current as each frame is handed over.</summary>
-    private struct DeliveryPass
-    {
-        public int Frames;
-        public int Consumed;
-        public bool Paused;
-        public FrameReadResult Outcome;
+        return (int)Math.Max(1, frameLength - partial.Length);
     }
 }
