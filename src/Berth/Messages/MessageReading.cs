@@ -23,13 +23,6 @@ public static class MessageReading
         [NotNullWhen(false)] out MessageFormatException? error)
         where TMessage : IMessage<TMessage>
     {
-        // A block contract holds no view of the frame, so a body in one segment reads the same from its span: one copy
-        // where the sequence reader would look the segment up and read field by field.
-        if (MessageBlock.Size<TMessage>() != 0 && body.IsSingleSegment)
-        {
-            return TryRead(body.FirstSpan, out message, out error);
-        }
-
         try
         {
             var reader = new PacketReader(body, TMessage.ByteOrder);
