@@ -47,7 +47,7 @@ internal sealed class LoopDeadlines(PendingRequests requests) : LoopTimer
         {
             var request = _expired[^1];
             _expired.RemoveAt(_expired.Count - 1);
-            request.Fail(new TimeoutException($"No reply to request {request.Correlation} before its timeout."));
+            request.FailTimedOut();
         }
     }
 }

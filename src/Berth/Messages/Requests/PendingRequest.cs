@@ -33,6 +33,9 @@ internal abstract class PendingRequest
 
     public abstract void Fail(Exception error);
 
+    /// <summary>Fails the request as past its deadline, with the same exception whichever clock found it.</summary>
+    public void FailTimedOut() => Fail(new TimeoutException($"No reply to request {Correlation} before its timeout."));
+
     /// <summary>
     /// Ends the cancellation watch before completing. Waits for a cancellation callback running on another thread, so the
     /// instance is not reused under it; from inside the callback itself it does not wait.

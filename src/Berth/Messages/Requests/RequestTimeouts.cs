@@ -55,7 +55,7 @@ internal static class RequestTimeouts
 
         foreach (var request in Expired)
         {
-            request.Fail(new TimeoutException($"No reply to request {request.Correlation} before its timeout."));
+            request.FailTimedOut();
         }
 
         Expired.Clear();
