@@ -25,6 +25,11 @@ public ref struct PacketReader
     private SequencePosition _next;
     private long _afterCurrent;
 
+    // Set when the sequence is one run of one array, the usual frame: a view then is that array's run, not a slice of
+    // the sequence, and the first span is taken without the sequence's lookup.
+    private readonly byte[]? _run;
+    private readonly int _runStart;
+
     /// <summary>Creates a reader over one contiguous packet.</summary>
     public PacketReader(ReadOnlySpan<byte> packet, Endianness endianness = Endianness.Little)
     {
@@ -42,6 +47,15 @@ public ref struct PacketReader
         _length = packet.Length;
         Endianness = endianness;
         _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
+        if (ArrayRun.TryGet(packet, out var array, out var start))
+        {
+            _run = array;
+            _runStart = start;
+            _current = ArrayRun.Span(packet, array, start);
+            _next = packet.End;
+            return;
+        }
+
         _current = packet.FirstSpan;
         // A frame in one segment, the usual case, never moves to a next one: its end spares seeking a position.
         _next = packet.IsSingleSegment ? packet.End : packet.GetPosition(_current.Length);
@@ -258,6 +272,13 @@ public ref struct PacketReader
             var copy = new byte[byteCount];
             CopyAndAdvance(copy);
             slice = new ReadOnlySequence<byte>(copy);
+            return true;
+        }
+
+        if (_run is not null)
+        {
+            slice = new ReadOnlySequence<byte>(_run, _runStart + (int)Consumed, byteCount);
+            _current = _current[byteCount..];
             return true;
         }
 

@@ -181,9 +181,15 @@ public static class MessageWire
     {
         writer.WriteVarUInt32((uint)value.ByteCount);
         var utf8 = value.Utf8Bytes;
+        if (ArrayRun.TryGet(utf8, out var array, out var start))
+        {
+            // The common case, a view of one received frame: spares the sequence's first-span lookup and enumerator.
+            writer.WriteBytes(ArrayRun.Span(utf8, array, start));
+            return;
+        }
+
         if (utf8.IsSingleSegment)
         {
-            // The common case, a view of one received frame: spares the sequence enumerator.
             writer.WriteBytes(utf8.FirstSpan);
             return;
         }

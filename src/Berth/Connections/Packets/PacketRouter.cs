@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using Berth.Buffers;
 using Berth.Messages.Requests;
 
 namespace Berth.Connections.Packets;
@@ -49,7 +50,7 @@ public class PacketRouter : ConnectionHandler
     /// <inheritdoc />
     public sealed override void OnFrame(Connection connection, in ReadOnlySequence<byte> body)
     {
-        if (!TryReadMessageId(body, out var messageId))
+        if (!TryReadMessageId(body, out var messageId, out var payload))
         {
             connection.Abort(DisconnectReason.MalformedFrame);
             return;
@@ -61,23 +62,45 @@ public class PacketRouter : ConnectionHandler
             return;
         }
 
-        handler(connection, body.Slice(sizeof(int)));
+        handler(connection, payload);
     }
 
     /// <summary>
-    /// The id at the start of <paramref name="body"/>, read in place when the first span holds it (which also shows the
-    /// body is long enough, without summing its segments); false when the body is shorter than an id.
+    /// The id at the start of <paramref name="body"/> and the payload after it; false when the body is shorter than an
+    /// id. A body that is one run of one array, the usual frame, is read and cut as that run, without the sequence's
+    /// first-span lookup and slicing; otherwise the id is read in place when the first span holds it (which also shows
+    /// the body is long enough, without summing its segments).
     /// </summary>
-    private static bool TryReadMessageId(in ReadOnlySequence<byte> body, out int messageId)
+    private static bool TryReadMessageId(in ReadOnlySequence<byte> body, out int messageId, out ReadOnlySequence<byte> payload)
     {
+        if (ArrayRun.TryGet(body, out var array, out var start))
+        {
+            var run = ArrayRun.Span(body, array, start);
+            if (run.Length < sizeof(int))
+            {
+                messageId = 0;
+                payload = default;
+                return false;
+            }
+
+            messageId = BinaryPrimitives.ReadInt32LittleEndian(run);
+            payload = new ReadOnlySequence<byte>(array, start + sizeof(int), run.Length - sizeof(int));
+            return true;
+        }
+
         var first = body.FirstSpan;
         if (first.Length >= sizeof(int))
         {
             messageId = BinaryPrimitives.ReadInt32LittleEndian(first);
-            return true;
+        }
+        else if (!TryReadSplitMessageId(body, out messageId))
+        {
+            payload = default;
+            return false;
         }
 
-        return TryReadSplitMessageId(body, out messageId);
+        payload = body.Slice(sizeof(int));
+        return true;
     }
 
     private static bool TryReadSplitMessageId(in ReadOnlySequence<byte> body, out int messageId)
