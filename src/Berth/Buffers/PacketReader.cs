@@ -42,22 +42,23 @@ public ref struct PacketReader
     /// <summary>Creates a reader over a packet that may span several segments.</summary>
     public PacketReader(in ReadOnlySequence<byte> packet, Endianness endianness = Endianness.Little)
     {
-        _sequence = packet;
-        _overSequence = true;
-        _length = packet.Length;
         Endianness = endianness;
         _reverse = (endianness == Endianness.Big) == BitConverter.IsLittleEndian;
         if (ArrayRun.TryGet(packet, out var array, out var start))
         {
+            // Read as a span that knows its array: the sequence itself is never needed again.
             _run = array;
             _runStart = start;
             _current = ArrayRun.Span(packet, array, start);
-            _next = packet.End;
+            _length = _current.Length;
             return;
         }
 
+        _sequence = packet;
+        _overSequence = true;
+        _length = packet.Length;
         _current = packet.FirstSpan;
-        // A frame in one segment, the usual case, never moves to a next one: its end spares seeking a position.
+        // A frame in one segment never moves to a next one: its end spares seeking a position.
         _next = packet.IsSingleSegment ? packet.End : packet.GetPosition(_current.Length);
         _afterCurrent = _length - _current.Length;
     }
@@ -255,6 +256,26 @@ public ref struct PacketReader
     }
 
     /// <summary>
+    /// Takes the next <paramref name="byteCount"/> bytes as a view when the reader is over one run of one array, the
+    /// usual frame: their span and the same bytes as a sequence, without copying. False, consuming nothing, otherwise.
+    /// </summary>
+    internal bool TryReadRunView(int byteCount, out ReadOnlySpan<byte> bytes, out ReadOnlySequence<byte> view)
+    {
+        var current = _current;
+        if (_run is null || (uint)byteCount > (uint)current.Length)
+        {
+            bytes = default;
+            view = default;
+            return false;
+        }
+
+        bytes = current[..byteCount];
+        view = new ReadOnlySequence<byte>(_run, _runStart + (int)(_length - current.Length), byteCount);
+        _current = current[byteCount..];
+        return true;
+    }
+
+    /// <summary>
     /// Takes the next <paramref name="byteCount"/> bytes as a view of the packet, without copying, when the reader was
     /// made over a sequence; a reader made over a span has no memory to point into, so it copies them into a new array.
     /// </summary>
@@ -266,19 +287,19 @@ public ref struct PacketReader
             return false;
         }
 
+        if (_run is not null)
+        {
+            slice = new ReadOnlySequence<byte>(_run, _runStart + (int)Consumed, byteCount);
+            _current = _current[byteCount..];
+            return true;
+        }
+
         // A flag rather than comparing the sequence's length, which sums its segments, on every view a message takes.
         if (!_overSequence)
         {
             var copy = new byte[byteCount];
             CopyAndAdvance(copy);
             slice = new ReadOnlySequence<byte>(copy);
-            return true;
-        }
-
-        if (_run is not null)
-        {
-            slice = new ReadOnlySequence<byte>(_run, _runStart + (int)Consumed, byteCount);
-            _current = _current[byteCount..];
             return true;
         }
 
