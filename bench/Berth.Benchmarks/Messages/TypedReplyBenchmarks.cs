@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Text;
 using BenchmarkDotNet.Attributes;
 using Berth.Buffers;
 using Berth.Connections;
@@ -44,23 +45,22 @@ public class TypedReplyBenchmarks
         var frameLength = LengthFieldFormat.Berth.HeaderLength + Size;
         _receiveBuffer = new byte[FramesPerBatch * frameLength];
         _bodies = new ReadOnlySequence<byte>[FramesPerBatch];
+        // The ASCII text that fills the body after the id, the sequence and the text's one- or two-byte count.
+        var text = Encoding.ASCII.GetBytes(new string('a', Size - 8 - (Size - 9 < 0x80 ? 1 : 2)));
         for (var i = 0; i < FramesPerBatch; i++)
         {
+            var encoded = new ArrayBufferWriter<byte>();
+            MessageWriting.Write(encoded, new EchoLayout { Sequence = i, Payload = new Utf8Field(text) });
             var frame = _receiveBuffer.AsSpan(i * frameLength, frameLength);
             LengthFieldFormat.Berth.WriteHeader(frame, Size);
             var body = frame[LengthFieldFormat.Berth.HeaderLength..];
             BinaryPrimitives.WriteInt32LittleEndian(body, EchoLayout.MessageId);
-            BinaryPrimitives.WriteInt32LittleEndian(body[4..], i);
-            var payload = Size - 9 - (Size - 9 >= 128 ? 1 : 0);
-            body[8] = (byte)(payload | (payload >= 128 ? 0x80 : 0));
-            var text = body[9..];
-            if (payload >= 128)
+            encoded.WrittenSpan.CopyTo(body[sizeof(int)..]);
+            if (sizeof(int) + encoded.WrittenCount != Size)
             {
-                body[9] = (byte)(payload >> 7);
-                text = body[10..];
+                throw new InvalidOperationException($"The echo layout came to {sizeof(int) + encoded.WrittenCount} bytes, not {Size}.");
             }
 
-            text.Fill((byte)'a');
             _bodies[i] = new ReadOnlySequence<byte>(_receiveBuffer, i * frameLength + LengthFieldFormat.Berth.HeaderLength, Size);
         }
     }

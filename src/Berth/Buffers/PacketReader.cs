@@ -289,9 +289,7 @@ public ref struct PacketReader
 
         if (_run is not null)
         {
-            slice = new ReadOnlySequence<byte>(_run, _runStart + (int)Consumed, byteCount);
-            _current = _current[byteCount..];
-            return true;
+            return TryReadRunView(byteCount, out _, out slice);
         }
 
         // A flag rather than comparing the sequence's length, which sums its segments, on every view a message takes.
