@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using Berth.Buffers;
 
 namespace Berth.Framing;
@@ -63,6 +64,8 @@ public sealed class FrameEncoder
     }
 
     /// <summary>The whole frame's length, once the body's length is checked against the format.</summary>
+    // This and HeaderThenBody run once per sent frame; a NativeAOT build, having no profile, inlines them only if told.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int CheckedFrameLength(long bodyLength)
     {
         Format.CheckBodyLength(bodyLength, "body");
@@ -70,6 +73,7 @@ public sealed class FrameEncoder
     }
 
     /// <summary>Writes the header at the start of <paramref name="frame"/> and returns the room for the body.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<byte> HeaderThenBody(Span<byte> frame, int bodyLength)
     {
         Format.WriteHeader(frame, bodyLength);

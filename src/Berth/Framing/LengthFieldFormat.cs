@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using Berth.Buffers;
 
 namespace Berth.Framing;
@@ -90,7 +91,7 @@ public sealed record LengthFieldFormat
     public void WriteHeader(Span<byte> destination, int bodyLength)
     {
         CheckBodyLength(bodyLength, nameof(bodyLength));
-        var announced = (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
+        var announced = Announced(bodyLength);
         switch (FieldWidth, Endianness)
         {
             case (2, Endianness.Little):
@@ -123,6 +124,8 @@ public sealed record LengthFieldFormat
     }
 
     /// <summary>Reads the announced field value from a complete header (before subtracting the header, if counted).</summary>
+    // Read once per received frame; without it a NativeAOT build calls it, having no profile to inline by.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal uint ReadAnnounced(ReadOnlySpan<byte> header) => (FieldWidth, Endianness) switch
     {
         (2, Endianness.Little) => BinaryPrimitives.ReadUInt16LittleEndian(header),
@@ -130,6 +133,9 @@ public sealed record LengthFieldFormat
         (_, Endianness.Little) => BinaryPrimitives.ReadUInt32LittleEndian(header),
         _ => BinaryPrimitives.ReadUInt32BigEndian(header),
     };
+
+    /// <summary>The field value a header announces for a body of <paramref name="bodyLength"/> bytes.</summary>
+    internal uint Announced(int bodyLength) => (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
 
     [DoesNotReturn]
     private void ThrowBodyLengthOutOfRange(long bodyLength, string paramName) =>

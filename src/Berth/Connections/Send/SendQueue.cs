@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Berth.Buffers;
 using Berth.Framing;
@@ -441,6 +442,8 @@ internal sealed class SendQueue
         }
     }
 
+    // Once per frame; a NativeAOT build, having no profile, inlines it only if told.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int FrameLength(long bodyLength)
     {
         _format.CheckBodyLength(bodyLength, "body");
@@ -547,9 +550,9 @@ internal sealed class SendQueue
             return false;
         }
 
-        Span<byte> header = stackalloc byte[headerLength];
-        _format.WriteHeader(header, run.Count);
-        if (!header.SequenceEqual(lender.AsSpan(start, headerLength)))
+        // Compared as the announced value rather than as written bytes: a stack copy of the header would cost every
+        // reply a stack-overrun check.
+        if (_format.ReadAnnounced(lender.AsSpan(start, headerLength)) != _format.Announced(run.Count))
         {
             return false;
         }

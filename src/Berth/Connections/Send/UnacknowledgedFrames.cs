@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 
 namespace Berth.Connections.Send;
 
@@ -49,9 +50,18 @@ internal sealed class UnacknowledgedFrames(int shortestFrame)
     /// <summary>True while some accepted frame may not be acknowledged.</summary>
     public bool Recording => _frames > 0;
 
-    private int EndsCapacity => _array is null ? InlineCapacity : Capacity;
+    // Both read once per accepted frame; a NativeAOT build, having no profile, inlines them only if told.
+    private int EndsCapacity
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _array is null ? InlineCapacity : Capacity;
+    }
 
-    private Span<long> Ends => _array is null ? _inline : _array.AsSpan(0, Capacity);
+    private Span<long> Ends
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _array is null ? _inline : _array.AsSpan(0, Capacity);
+    }
 
     private Span<long> Boundaries => _array.AsSpan(Capacity, 2 * Checkpoints);
 
