@@ -11,9 +11,19 @@
 # compiler's Speed setting asks for a profile but its own package carries none (docs/AOT.md, Static PGO).
 #   bash bench/aot-vs-jit.sh --data docs/data/deploy/aot-vs-jit.json    the run docs/AOT.md renders
 #   bash bench/aot-vs-jit.sh --rounds 1 --idle 0 --warmup 0 --duration 0.5    a smoke run: proves it works, measures nothing
+#   bash bench/aot-vs-jit.sh --previous 4ef7cb4 --data F    also that commit's NativeAOT publish (as CI publishes it), a
+#                                                           row of its own in the same rounds: what a change to the
+#                                                           per-frame code did to the native build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=artifacts/aot-vs-jit
+command="bash bench/aot-vs-jit.sh${*:+$(printf ' %q' "$@")}"
+previous=()
+if [ "${1:-}" = --previous ]; then
+    folder=$(bash bench/build-previous-engine.sh --native "$2")
+    previous=(--native-variant "NativeAOT at $(git rev-parse --short=7 "$2^{commit}")=$folder/berth")
+    shift 2
+fi
 publish() {
     local folder=$1; shift
     dotnet publish src/Berth.Cli -c Release -nologo -v quiet -o "$out/$folder" "$@"
@@ -36,5 +46,4 @@ publish native-speed-framework-pgo -r linux-x64 -p:PublishAot=true -p:Optimizati
     --native-variant "NativeAOT, Speed=$out/native-speed/berth" \
     --native-variant "NativeAOT, Speed, x86-64-v3=$out/native-speed-v3/berth" \
     --native-variant "NativeAOT, Speed, framework PGO=$out/native-speed-framework-pgo/berth" \
-    --jit "$out/jit/berth" --ready-to-run "$out/ready-to-run/berth" \
-    --command "bash bench/aot-vs-jit.sh${*:+$(printf ' %q' "$@")}" "$@"
+    "${previous[@]}" --jit "$out/jit/berth" --ready-to-run "$out/ready-to-run/berth" --command "$command" "$@"
