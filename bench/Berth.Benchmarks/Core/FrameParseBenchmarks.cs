@@ -19,6 +19,7 @@ public class FrameParseBenchmarks
     private RingBuffer _ring = null!;
     private Pipe _pipe = null!;
     private ResizingCircularBuffer _resizing = null!;
+    private OneSegment _oneSegment = null!;
 
     /// <summary>Encodes ten 64-byte frames and builds each buffer once.</summary>
     [GlobalSetup]
@@ -32,6 +33,7 @@ public class FrameParseBenchmarks
         }
 
         _tenFrames = frames.WrittenSpan.ToArray();
+        _oneSegment = new OneSegment(_tenFrames);
         _ring = new RingBuffer(4096, 16 * 1024 * 1024);
         _pipe = NewPipe();
         _resizing = new ResizingCircularBuffer(4096);
@@ -72,6 +74,25 @@ public class FrameParseBenchmarks
         return frames;
     }
 
+    /// <summary>
+    /// The ten frames as one run of one array, as the ring delivers every frame that does not wrap: the decoder's
+    /// array-run path.
+    /// </summary>
+    [Benchmark]
+    public int Parse_ArrayRun()
+    {
+        var buffer = new ReadOnlySequence<byte>(_tenFrames);
+        return DecodeAll(ref buffer);
+    }
+
+    /// <summary>The same bytes as one segment of a segment chain: the decoder's general path, which the array-run path skips.</summary>
+    [Benchmark]
+    public int Parse_OneSegment()
+    {
+        var buffer = new ReadOnlySequence<byte>(_oneSegment, 0, _oneSegment, _tenFrames.Length);
+        return DecodeAll(ref buffer);
+    }
+
     private int DecodeAll(ref ReadOnlySequence<byte> buffer)
     {
         var bodyBytes = 0;
@@ -81,5 +102,10 @@ public class FrameParseBenchmarks
         }
 
         return bodyBytes;
+    }
+
+    private sealed class OneSegment : ReadOnlySequenceSegment<byte>
+    {
+        public OneSegment(byte[] bytes) => Memory = bytes;
     }
 }

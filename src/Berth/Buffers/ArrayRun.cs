@@ -32,5 +32,9 @@ internal static class ArrayRun
     /// <summary>The bytes of a one-run sequence of <paramref name="array"/> from <paramref name="start"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static ReadOnlySpan<byte> Span(in ReadOnlySequence<byte> sequence, byte[] array, int start) =>
-        new(array, start, sequence.End.GetInteger() - start);
+        new(array, start, Length(sequence, start));
+
+    /// <summary>The length of a one-run sequence that starts at <paramref name="start"/> of its array.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int Length(in ReadOnlySequence<byte> sequence, int start) => sequence.End.GetInteger() - start;
 }

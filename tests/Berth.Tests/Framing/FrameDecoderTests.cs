@@ -9,6 +9,23 @@ public class FrameDecoderTests
 {
     public static TheoryData<string> Presets => new() { "Berth", "FastPortSharp", "Telepathy" };
 
+    /// <summary>The shapes a decoder meets: an array run (the ring without a wrap) takes its own path, a chain the general one.</summary>
+    public static TheoryData<string> Shapes => new() { "array run", "array run mid-array", "one segment", "one byte per segment" };
+
+    public static TheoryData<int, byte[], FrameReadResult, string> MinimumCases()
+    {
+        var data = new TheoryData<int, byte[], FrameReadResult, string>();
+        foreach (var shape in Shapes)
+        {
+            data.Add(1, [0, 0, 0, 0], FrameReadResult.Malformed, shape);
+            data.Add(1, [0, 0, 0, 1, 7], FrameReadResult.Frame, shape);
+            data.Add(3, [0, 0, 0, 2, 7, 7], FrameReadResult.Malformed, shape);
+            data.Add(0, [0, 0, 0, 0], FrameReadResult.Frame, shape);
+        }
+
+        return data;
+    }
+
     [Theory]
     [MemberData(nameof(Presets))]
     public void Frames_split_at_every_offset_decode_to_the_same_bodies(string preset)
@@ -23,6 +40,21 @@ public class FrameDecoderTests
             var buffer = Segments.Split(stream, cut, Math.Min(stream.Length, cut + 3));
             Assert.Equal(bodies, DecodeAll(decoder, ref buffer));
             Assert.True(buffer.IsEmpty);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void Frames_in_every_shape_decode_to_the_same_bodies_and_leave_the_partial_rest(string shape)
+    {
+        foreach (var preset in new[] { "Berth", "FastPortSharp", "Telepathy" })
+        {
+            var format = Preset(preset);
+            var bodies = new[] { Body(format.MinBodyLength), Body(1), Body(37), Body(300) };
+            var partial = Encode(format, [Body(300)])[..(format.HeaderLength + 1)];
+            var buffer = Shaped([.. Encode(format, bodies), .. partial], shape);
+            Assert.Equal(bodies, DecodeAll(new FrameDecoder(format), ref buffer));
+            Assert.Equal(partial, buffer.ToArray());
         }
     }
 
@@ -50,41 +82,42 @@ public class FrameDecoderTests
         Assert.Empty(received);
     }
 
-    [Fact]
-    public void An_announced_length_over_the_maximum_is_too_large_and_consumes_nothing()
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void An_announced_length_over_the_maximum_is_too_large_and_consumes_nothing(string shape)
     {
         var decoder = new FrameDecoder(LengthFieldFormat.Berth);
-        var buffer = new ReadOnlySequence<byte>(new byte[] { 0x01, 0x00, 0x10, 0x00, 0xAA });
+        var buffer = Shaped([0x01, 0x00, 0x10, 0x00, 0xAA], shape);
         Assert.Equal(FrameReadResult.TooLarge, decoder.TryReadFrame(ref buffer, out _));
         Assert.Equal(5, buffer.Length);
     }
 
-    [Fact]
-    public void A_body_of_exactly_the_maximum_is_accepted()
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void A_body_of_exactly_the_maximum_is_accepted(string shape)
     {
         var format = LengthFieldFormat.Berth.WithMaxBodyLength(10);
-        var buffer = new ReadOnlySequence<byte>(Encode(format, [Body(10)]));
+        var buffer = Shaped(Encode(format, [Body(10)]), shape);
         Assert.Equal(FrameReadResult.Frame, new FrameDecoder(format).TryReadFrame(ref buffer, out var body));
-        Assert.Equal(10, body.Length);
+        Assert.Equal(Body(10), body.ToArray());
+        Assert.True(buffer.IsEmpty);
     }
 
-    [Fact]
-    public void A_length_that_counts_less_than_its_own_header_is_malformed()
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void A_length_that_counts_less_than_its_own_header_is_malformed(string shape)
     {
         var decoder = new FrameDecoder(LengthFieldFormat.FastPortSharp);
-        var buffer = new ReadOnlySequence<byte>(new byte[] { 0x01, 0x00, 0xAA });
+        var buffer = Shaped([0x01, 0x00, 0xAA], shape);
         Assert.Equal(FrameReadResult.Malformed, decoder.TryReadFrame(ref buffer, out _));
     }
 
     [Theory]
-    [InlineData(1, new byte[] { 0, 0, 0, 0 }, FrameReadResult.Malformed)]
-    [InlineData(1, new byte[] { 0, 0, 0, 1, 7 }, FrameReadResult.Frame)]
-    [InlineData(3, new byte[] { 0, 0, 0, 2, 7, 7 }, FrameReadResult.Malformed)]
-    [InlineData(0, new byte[] { 0, 0, 0, 0 }, FrameReadResult.Frame)]
-    public void A_body_shorter_than_the_minimum_is_malformed_and_consumes_nothing(int minBody, byte[] stream, FrameReadResult expected)
+    [MemberData(nameof(MinimumCases))]
+    public void A_body_shorter_than_the_minimum_is_malformed_and_consumes_nothing(int minBody, byte[] stream, FrameReadResult expected, string shape)
     {
         var decoder = new FrameDecoder(new LengthFieldFormat(4, Endianness.Big, minBodyLength: minBody));
-        var buffer = new ReadOnlySequence<byte>(stream);
+        var buffer = Shaped(stream, shape);
         Assert.Equal(expected, decoder.TryReadFrame(ref buffer, out _));
         Assert.Equal(expected == FrameReadResult.Frame ? 0 : stream.Length, buffer.Length);
     }
@@ -101,12 +134,13 @@ public class FrameDecoderTests
         Assert.Throws<ArgumentOutOfRangeException>(() => new LengthFieldFormat(maxBodyLength: 10, minBodyLength: 11));
     }
 
-    [Fact]
-    public void A_partial_header_or_body_is_incomplete_and_consumes_nothing()
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void A_partial_header_or_body_is_incomplete_and_consumes_nothing(string shape)
     {
         var decoder = new FrameDecoder(LengthFieldFormat.Berth);
-        var header = new ReadOnlySequence<byte>(new byte[] { 4, 0 });
-        var body = new ReadOnlySequence<byte>(new byte[] { 4, 0, 0, 0, 1, 2, 3 });
+        var header = Shaped([4, 0], shape);
+        var body = Shaped([4, 0, 0, 0, 1, 2, 3], shape);
         Assert.Equal(FrameReadResult.Incomplete, decoder.TryReadFrame(ref header, out _));
         Assert.Equal(FrameReadResult.Incomplete, decoder.TryReadFrame(ref body, out _));
         Assert.Equal(7, body.Length);
@@ -138,6 +172,14 @@ public class FrameDecoderTests
         Assert.Equal(new byte[] { 4, 0, 0, 0, 1, 2, 3, 4 }, output.WrittenSpan.ToArray());
         Assert.Throws<ArgumentOutOfRangeException>(() => encoder.WriteFrame(output, new byte[9]));
     }
+
+    private static ReadOnlySequence<byte> Shaped(byte[] bytes, string shape) => shape switch
+    {
+        "array run" => new ReadOnlySequence<byte>(bytes),
+        "array run mid-array" => Segments.MidArrayRun(bytes),
+        "one segment" => Segments.OneSegment(bytes),
+        _ => Segments.OneBytePerSegment(bytes),
+    };
 
     private static LengthFieldFormat Preset(string name) => name switch
     {

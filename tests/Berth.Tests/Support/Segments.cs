@@ -28,6 +28,25 @@ internal static class Segments
     public static ReadOnlySequence<byte> OneBytePerSegment(ReadOnlyMemory<byte> data) =>
         data.Length <= 1 ? new ReadOnlySequence<byte>(data) : Split(data, Enumerable.Range(1, data.Length - 1).ToArray());
 
+    /// <summary>All of <paramref name="data"/> in one segment of a segment chain: not an array run, so a parser takes its general path.</summary>
+    public static ReadOnlySequence<byte> OneSegment(ReadOnlyMemory<byte> data)
+    {
+        var segment = new Segment(data, 0);
+        return new ReadOnlySequence<byte>(segment, 0, segment, data.Length);
+    }
+
+    /// <summary>
+    /// <paramref name="data"/> as one run in the middle of a larger array, as a receive ring delivers it: the bytes
+    /// around the run are not part of the sequence, so a parser that reads past either end reads them.
+    /// </summary>
+    public static ReadOnlySequence<byte> MidArrayRun(ReadOnlySpan<byte> data)
+    {
+        var array = new byte[data.Length + 6];
+        array.AsSpan().Fill(0xEE);
+        data.CopyTo(array.AsSpan(3));
+        return new ReadOnlySequence<byte>(array, 3, data.Length);
+    }
+
     private sealed class Segment : ReadOnlySequenceSegment<byte>
     {
         public Segment(ReadOnlyMemory<byte> memory, long runningIndex)

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using Berth.Buffers;
 using Berth.Framing;
 
@@ -536,15 +535,14 @@ internal sealed class SendQueue
     {
         var lender = _lender;
         if (lender is null
-            || !body.IsSingleSegment
-            || !MemoryMarshal.TryGetArray(body.First, out var run)
-            || !ReferenceEquals(run.Array, lender))
+            || !ArrayRun.TryGet(body, out var array, out var bodyStart)
+            || !ReferenceEquals(array, lender))
         {
             return false;
         }
 
         var headerLength = _format.HeaderLength;
-        var start = run.Offset - headerLength;
+        var start = bodyStart - headerLength;
         if (start < 0)
         {
             return false;
@@ -552,7 +550,7 @@ internal sealed class SendQueue
 
         // Compared as the announced value rather than as written bytes: a stack copy of the header would cost every
         // reply a stack-overrun check.
-        if (_format.ReadAnnounced(lender.AsSpan(start, headerLength)) != _format.Announced(run.Count))
+        if (_format.ReadAnnounced(lender.AsSpan(start, headerLength)) != _format.Announced(ArrayRun.Length(body, bodyStart)))
         {
             return false;
         }
