@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 
 namespace Berth.Buffers;
 
@@ -223,8 +224,11 @@ public sealed class PooledBufferWriter : IStableBufferWriter, IDisposable
     }
 
     /// <summary>Where segment <paramref name="index"/>'s bytes begin in its array: 0 unless it is lent.</summary>
+    // This and IsLent run for every frame an echo lends; a NativeAOT build, having no profile, inlines them only if told.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int Start(int index) => IsLent(index) ? _starts![index] - 1 : 0;
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool IsLent(int index) => _starts is not null && _starts[index] != 0;
 
     private static int[] RentStarts(int length)

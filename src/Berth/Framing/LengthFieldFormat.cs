@@ -115,6 +115,8 @@ public sealed record LengthFieldFormat
     /// body outside <see cref="MinBodyLength"/>..<see cref="MaxBodyLength"/> always fails the same way.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The body is shorter than <see cref="MinBodyLength"/> or longer than <see cref="MaxBodyLength"/>.</exception>
+    // Once per sent frame; a NativeAOT build, having no profile, inlines it only if told (the throw stays out of line).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void CheckBodyLength(long bodyLength, string paramName)
     {
         if (bodyLength < MinBodyLength || bodyLength > MaxBodyLength)
@@ -135,6 +137,7 @@ public sealed record LengthFieldFormat
     };
 
     /// <summary>The field value a header announces for a body of <paramref name="bodyLength"/> bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal uint Announced(int bodyLength) => (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
 
     [DoesNotReturn]
