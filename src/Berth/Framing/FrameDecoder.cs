@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using Berth.Buffers;
 
 namespace Berth.Framing;
@@ -41,33 +42,18 @@ public sealed class FrameDecoder
         }
 
         body = default;
-        if (buffer.Length < _headerLength)
+        var available = buffer.Length;
+        if (available < _headerLength)
         {
             return FrameReadResult.Incomplete;
         }
 
         var first = buffer.FirstSpan;
         var announced = first.Length >= _headerLength ? Format.ReadAnnounced(first[.._headerLength]) : ReadSplitHeader(buffer);
-        if (announced < _lengthBias)
+        var result = Judge(announced, available, out var bodyLength);
+        if (result != FrameReadResult.Frame)
         {
-            return FrameReadResult.Malformed;
-        }
-
-        var bodyLength = announced - _lengthBias;
-        if (bodyLength > _maxBodyLength)
-        {
-            return FrameReadResult.TooLarge;
-        }
-
-        if (bodyLength < _minBodyLength)
-        {
-            return FrameReadResult.Malformed;
-        }
-
-        var frameLength = _headerLength + (long)bodyLength;
-        if (buffer.Length < frameLength)
-        {
-            return FrameReadResult.Incomplete;
+            return result;
         }
 
         body = buffer.Slice(_headerLength, bodyLength);
@@ -83,37 +69,54 @@ public sealed class FrameDecoder
     private FrameReadResult TryReadRunFrame(ref ReadOnlySequence<byte> buffer, byte[] array, int start, out ReadOnlySequence<byte> body)
     {
         body = default;
-        var length = ArrayRun.Length(buffer, start);
-        if (length < _headerLength)
+        var available = ArrayRun.Length(buffer, start);
+        if (available < _headerLength)
         {
             return FrameReadResult.Incomplete;
         }
 
-        var announced = Format.ReadAnnounced(array.AsSpan(start, _headerLength));
+        var result = Judge(Format.ReadAnnounced(array.AsSpan(start, _headerLength)), available, out var bodyLength);
+        if (result != FrameReadResult.Frame)
+        {
+            return result;
+        }
+
+        var frameLength = _headerLength + bodyLength;
+        body = new ReadOnlySequence<byte>(array, start + _headerLength, bodyLength);
+        buffer = new ReadOnlySequence<byte>(array, start + frameLength, available - frameLength);
+        return FrameReadResult.Frame;
+    }
+
+    /// <summary>
+    /// What a header announcing <paramref name="announced"/> means with <paramref name="available"/> bytes from its
+    /// start: on <see cref="FrameReadResult.Frame"/>, the whole frame of <paramref name="bodyLength"/> body bytes is there.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private FrameReadResult Judge(uint announced, long available, out int bodyLength)
+    {
+        bodyLength = 0;
         if (announced < _lengthBias)
         {
             return FrameReadResult.Malformed;
         }
 
-        var bodyLength = announced - _lengthBias;
-        if (bodyLength > _maxBodyLength)
+        var announcedBody = announced - _lengthBias;
+        if (announcedBody > _maxBodyLength)
         {
             return FrameReadResult.TooLarge;
         }
 
-        if (bodyLength < _minBodyLength)
+        if (announcedBody < _minBodyLength)
         {
             return FrameReadResult.Malformed;
         }
 
-        if (length - _headerLength < bodyLength)
+        if (available - _headerLength < announcedBody)
         {
             return FrameReadResult.Incomplete;
         }
 
-        var frameLength = _headerLength + (int)bodyLength;
-        body = new ReadOnlySequence<byte>(array, start + _headerLength, (int)bodyLength);
-        buffer = new ReadOnlySequence<byte>(array, start + frameLength, length - frameLength);
+        bodyLength = (int)announcedBody;
         return FrameReadResult.Frame;
     }
 
