@@ -555,7 +555,7 @@ internal sealed class SendQueue
 
         // Compared as the announced value rather than as written bytes: a stack copy of the header would cost every
         // reply a stack-overrun check.
-        if (_format.ReadAnnounced(lender.AsSpan(start, headerLength)) != _format.Announced(ArrayRun.Length(body, bodyStart)))
+        if (_format.ReadAnnounced(lender.AsSpan(start, headerLength)) != _format.Announced(frameLength - headerLength))
         {
             return false;
         }
