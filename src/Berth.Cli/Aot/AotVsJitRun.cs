@@ -9,8 +9,14 @@ namespace Berth.Cli.Aot;
 /// <summary>
 /// <c>berth aot-vs-jit</c>: every build's <c>berth serve</c> started afresh in every round, in an order that rotates
 /// from round to round so no build always goes first; each start is timed to its listening line, left idle, its RSS
-/// read, then loaded with the C load generator of the comparison, and stopped.
+/// read, then loaded with the C load generator of the comparison, and stopped. Every NativeAOT run also gets a run of
+/// the JIT build right next to it, before or after it by turns, for its msg/s ratio.
 /// </summary>
+/// <remarks>
+/// A round of seven builds takes most of a minute, and this machine's rate can shift by a fifth within that: a ratio
+/// between runs half a round apart then measured the shift, not the builds. Start and RSS do not move with the
+/// machine's rate, so they keep one run per build per round.
+/// </remarks>
 internal static class AotVsJitRun
 {
     /// <summary>The standard load: 64 B bodies over 100 connections, pipelined as in the comparison.</summary>
@@ -42,11 +48,18 @@ internal static class AotVsJitRun
         {
             for (var turn = 0; turn < builds; turn++)
             {
-                var sample = await MeasureAsync(settings.Builds[(round + turn) % builds], round, settings, load, cancellationToken);
-                samples.Add(sample);
-                Console.WriteLine(string.Create(
-                    CultureInfo.InvariantCulture,
-                    $"  round {round + 1}/{settings.Rounds} {sample.Build,-16} listening after {sample.ListeningMilliseconds,8:0.0} ms  idle RSS {sample.IdleResidentBytes / 1048576,7:0.0} MiB  {sample.MessagesPerSecond,12:N0} msg/s  errors {sample.Errors}"));
+                var build = settings.Builds[(round + turn) % builds];
+                var anchorFirst = (round + turn) % 2 == 1;
+                if (build.IsNative && anchorFirst)
+                {
+                    samples.Add(await MeasureAsync(settings.ThroughputAnchor, round, settings, load, build.Name, cancellationToken));
+                }
+
+                samples.Add(await MeasureAsync(build, round, settings, load, pairedWith: null, cancellationToken));
+                if (build.IsNative && !anchorFirst)
+                {
+                    samples.Add(await MeasureAsync(settings.ThroughputAnchor, round, settings, load, build.Name, cancellationToken));
+                }
             }
         }
 
@@ -71,7 +84,18 @@ internal static class AotVsJitRun
     private static EchoServerCommand Serve(AotBuild build) => new(build.Name, build.Executable, ["serve"]);
 
     private static async Task<AotVsJitSample> MeasureAsync(
-        AotBuild build, int round, AotVsJitSettings settings, LoadGenerator load, CancellationToken cancellationToken)
+        AotBuild build, int round, AotVsJitSettings settings, LoadGenerator load, string? pairedWith, CancellationToken cancellationToken)
+    {
+        var sample = await RunOnceAsync(build, round, settings, load, pairedWith, cancellationToken);
+        var role = pairedWith is null ? build.Name : $"{build.Name} (next to {pairedWith})";
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"  round {round + 1}/{settings.Rounds} {role,-16} listening after {sample.ListeningMilliseconds,8:0.0} ms  idle RSS {sample.IdleResidentBytes / 1048576,7:0.0} MiB  {sample.MessagesPerSecond,12:N0} msg/s  errors {sample.Errors}"));
+        return sample;
+    }
+
+    private static async Task<AotVsJitSample> RunOnceAsync(
+        AotBuild build, int round, AotVsJitSettings settings, LoadGenerator load, string? pairedWith, CancellationToken cancellationToken)
     {
         var clock = Stopwatch.StartNew();
         await using var server = await ServerProcess.StartAsync(Serve(build), cancellationToken);
@@ -81,13 +105,13 @@ internal static class AotVsJitRun
         try
         {
             var outcome = await load.RunAsync(Cell, server.Port, settings.Warmup, settings.Duration, () => { }, () => { }, cancellationToken);
-            return new AotVsJitSample(build.Name, round, listening, idle, outcome.MessagesPerSecond, outcome.Errors);
+            return new AotVsJitSample(build.Name, round, listening, idle, outcome.MessagesPerSecond, outcome.Errors, pairedWith);
         }
         catch (IOException e)
         {
             // A server that stopped answering is a result: the run counts as failed and the comparison goes on.
             Console.WriteLine($"  {build.Name}: {e.Message}");
-            return new AotVsJitSample(build.Name, round, listening, idle, double.NaN, 1);
+            return new AotVsJitSample(build.Name, round, listening, idle, double.NaN, 1, pairedWith);
         }
     }
 }

@@ -8,4 +8,11 @@ internal sealed record AotVsJitSettings(
     TimeSpan Warmup,
     TimeSpan Duration,
     string? DataPath,
-    string Command);
+    string Command)
+{
+    /// <summary>
+    /// The build every NativeAOT run's msg/s is paired with: the framework-dependent JIT build the tool ships. Its
+    /// steady-state code is the same tiered JIT code as the ReadyToRun build's, which adds precompiled code only for the start.
+    /// </summary>
+    public AotBuild ThroughputAnchor => Builds.Single(b => b.Name == AotBuild.Jit);
+}
