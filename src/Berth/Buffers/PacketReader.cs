@@ -256,6 +256,47 @@ public ref struct PacketReader
     }
 
     /// <summary>
+    /// Takes a field counted by a varint of one or two bytes (fewer than 16,384 bytes, the usual string) as a view, when
+    /// the reader is over one run of one array and the whole field lies in it: its span and the same bytes as a
+    /// sequence. False, consuming nothing, otherwise, and the caller reads the count and the bytes the general way.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool TryReadShortCountedRunView(out ReadOnlySpan<byte> bytes, out ReadOnlySequence<byte> view)
+    {
+        var current = _current;
+        bytes = default;
+        view = default;
+        if (_run is null || current.Length < 2)
+        {
+            return false;
+        }
+
+        int count = current[0];
+        var prefix = 1;
+        if (count >= 0x80)
+        {
+            int high = current[1];
+            if (high >= 0x80)
+            {
+                return false;
+            }
+
+            count = (count & 0x7F) | (high << 7);
+            prefix = 2;
+        }
+
+        if ((uint)(prefix + count) > (uint)current.Length)
+        {
+            return false;
+        }
+
+        bytes = current.Slice(prefix, count);
+        view = new ReadOnlySequence<byte>(_run, _runStart + (int)(_length - current.Length) + prefix, count);
+        _current = current[(prefix + count)..];
+        return true;
+    }
+
+    /// <summary>
     /// Takes the next <paramref name="byteCount"/> bytes as a view when the reader is over one run of one array, the
     /// usual frame: their span and the same bytes as a sequence, without copying. False, consuming nothing, otherwise.
     /// </summary>

@@ -202,7 +202,22 @@ public static class MessageWire
     }
 
     /// <summary>Reads a string field as a view of its bytes, without allocating when the reader is over a frame; invalid UTF-8 is malformed.</summary>
+    // The usual field, short and in one array run, is read inline: the general path's call and frame cost a typed echo
+    // more than the view itself (docs/decisions/typed-send.md).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static Utf8Field ReadUtf8Field(ref PacketReader reader, string field)
+    {
+        var offset = reader.Consumed;
+        if (reader.TryReadShortCountedRunView(out var run, out var view))
+        {
+            return IsUtf8(run) ? new Utf8Field(view) : throw NotUtf8(field, offset);
+        }
+
+        return ReadCountedUtf8Field(ref reader, field);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static Utf8Field ReadCountedUtf8Field(ref PacketReader reader, string field)
     {
         var offset = reader.Consumed;
         if (!reader.TryReadVarUInt32(out var length))
@@ -215,13 +230,7 @@ public static class MessageWire
             throw new MessageFormatException(field, offset, MessageFault.Truncated, $"{length} bytes announced, {reader.Remaining} left");
         }
 
-        // A view of one array run, the usual frame, is checked on its span and cut from the run; otherwise checked on
-        // the reader's current span when the bytes lie in one segment, which spares the slice a segment lookup.
-        if (reader.TryReadRunView((int)length, out var run, out var view))
-        {
-            return IsUtf8(run) ? new Utf8Field(view) : throw NotUtf8(field, offset);
-        }
-
+        // Checked on the reader's current span when the bytes lie in one segment, which spares the slice a segment lookup.
         var inOneSegment = reader.TryPeekContiguous((int)length, out var contiguous);
         var validInOneSegment = inOneSegment && IsUtf8(contiguous);
         reader.TryReadSlice((int)length, out var utf8);
