@@ -161,3 +161,11 @@ public partial struct SayView
     [Field(0)] public int Room;
     [Field(1)] public Utf8Field Text;
 }
+
+/// <summary>A view with a field after it, so a test sees where reading the view left the reader.</summary>
+[Message(44)]
+public partial struct ViewThenTail
+{
+    [Field(0)] public Utf8Field Text;
+    [Field(1)] public int Tail;
+}

@@ -41,6 +41,30 @@ public sealed class Utf8FieldTests
         Assert.Equal("ünïcödé text that straddles", read.Text.ToString());
     }
 
+    [Theory]
+    [InlineData(0, 0)]
+    [InlineData(1, 3)]
+    [InlineData(127, 0)]
+    [InlineData(128, 5)]
+    [InlineData(200, 1)]
+    [InlineData(16_383, 7)]
+    [InlineData(16_384, 2)]
+    [InlineData(70_000, 0)]
+    public void A_view_of_any_length_read_from_a_run_of_a_larger_array_is_its_bytes_and_the_next_field_follows(int length, int offset)
+    {
+        // One-, two- and three-byte counts: the first two are read inline from the array run, the third the general way.
+        var text = new string('é', length / 2) + new string('a', length % 2);
+        var body = MessageBytes.Encode(new ViewThenTail { Text = new Utf8Field(System.Text.Encoding.UTF8.GetBytes(text)), Tail = -7 });
+        var array = new byte[offset + body.Length + 3];
+        body.CopyTo(array, offset);
+
+        var read = MessageBytes.Decode<ViewThenTail>(new ReadOnlySequence<byte>(array, offset, body.Length));
+
+        Assert.Equal(length, read.Text.ByteCount);
+        Assert.Equal(text, read.Text.ToString());
+        Assert.Equal(-7, read.Tail);
+    }
+
     [Fact]
     public void Bytes_that_are_not_utf8_are_malformed_at_the_field()
     {
@@ -59,6 +83,20 @@ public sealed class Utf8FieldTests
         var error = MessageBytes.Reject<SayView>(body);
 
         Assert.Equal(("SayView.Text", 4L, MessageFault.Truncated), (error.Field, error.Offset, error.Fault));
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 1, 0, 0, 0, 2, 0xC3, 0x28 }, MessageFault.Malformed)]
+    [InlineData(new byte[] { 1, 0, 0, 0, 9, (byte)'h', (byte)'i' }, MessageFault.Truncated)]
+    [InlineData(new byte[] { 1, 0, 0, 0, 0x80, 0x01, (byte)'h' }, MessageFault.Truncated)]
+    public void A_rejected_field_in_a_run_of_a_larger_array_is_rejected_at_the_field(byte[] body, MessageFault fault)
+    {
+        var array = new byte[body.Length + 8];
+        body.CopyTo(array, 5);
+
+        var error = Assert.Throws<MessageFormatException>(() => MessageBytes.Decode<SayView>(new ReadOnlySequence<byte>(array, 5, body.Length)));
+
+        Assert.Equal(("SayView.Text", 4L, fault), (error.Field, error.Offset, error.Fault));
     }
 
     [Fact]
