@@ -11,7 +11,7 @@ public class RegistryTests
     {
         var registry = MessageCatalog.Register(new MessageRegistry());
 
-        Assert.Equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 40, 41, 42, 43, 50, 51, 52, 53, 54, 55, 56, 1001], registry.Types.Select(t => t.Id).Order());
+        Assert.Equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 40, 41, 42, 43, 44, 50, 51, 52, 53, 54, 55, 56, 1001], registry.Types.Select(t => t.Id).Order());
         Assert.True(registry.TryGet(2, out var scalars));
         Assert.Equal(typeof(Scalars), scalars.Type);
         Assert.Equal(Endianness.Big, scalars.ByteOrder);
@@ -23,7 +23,7 @@ public class RegistryTests
     {
         var registry = MessageCatalog.Register(MessageCatalog.Register(new MessageRegistry()));
 
-        Assert.Equal(25, registry.Types.Count);
+        Assert.Equal(26, registry.Types.Count);
     }
 
     [Fact]
