@@ -255,6 +255,11 @@ public ref struct PacketReader
         return contiguous;
     }
 
+    /// <summary>Where <paramref name="current"/>, the reader's current span, begins in the run's array.</summary>
+    // A reader over a run has one span and nothing after it, so what it has consumed is the run's length less that span.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly int RunOffset(ReadOnlySpan<byte> current) => _runStart + (int)(_length - current.Length);
+
     /// <summary>
     /// Takes a field counted by a varint of one or two bytes (fewer than 16,384 bytes, the usual string) as a view, when
     /// the reader is over one run of one array and the whole field lies in it: its span and the same bytes as a
@@ -291,7 +296,7 @@ public ref struct PacketReader
         }
 
         bytes = current.Slice(prefix, count);
-        view = new ReadOnlySequence<byte>(_run, _runStart + (int)(_length - current.Length) + prefix, count);
+        view = new ReadOnlySequence<byte>(_run, RunOffset(current) + prefix, count);
         _current = current[(prefix + count)..];
         return true;
     }
@@ -311,7 +316,7 @@ public ref struct PacketReader
         }
 
         bytes = current[..byteCount];
-        view = new ReadOnlySequence<byte>(_run, _runStart + (int)(_length - current.Length), byteCount);
+        view = new ReadOnlySequence<byte>(_run, RunOffset(current), byteCount);
         _current = current[byteCount..];
         return true;
     }
