@@ -53,8 +53,8 @@ internal static class AotVsJitResult
                 new("verdict", CellFormat.Verdict),
             ],
             [
-                .. StartTargets(settings, rotation, "start to listening", s => s.ListeningMilliseconds, CellFormat.Ms, ListeningTarget),
-                .. StartTargets(settings, rotation, "idle RSS", s => s.IdleResidentBytes, CellFormat.Bytes, IdleResidentTarget),
+                .. RotationTargets(settings, rotation, "start to listening", s => s.ListeningMilliseconds, CellFormat.Ms, ListeningTarget),
+                .. RotationTargets(settings, rotation, "idle RSS", s => s.IdleResidentBytes, CellFormat.Bytes, IdleResidentTarget),
                 .. ThroughputTargets(settings, rotation, samples),
             ],
             [
@@ -69,7 +69,7 @@ internal static class AotVsJitResult
         return new ResultFile(provenance, [builds, targets]);
     }
 
-    private static IEnumerable<object?[]> StartTargets(
+    private static IEnumerable<object?[]> RotationTargets(
         AotVsJitSettings settings, IReadOnlyList<AotVsJitSample> rotation, string measure, Func<AotVsJitSample, double> value, CellFormat unit, double target)
     {
         var anchors = settings.Builds.Where(b => !b.IsNative)
