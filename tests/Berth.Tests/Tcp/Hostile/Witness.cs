@@ -10,6 +10,11 @@ namespace Berth.Tests.Tcp.Hostile;
 /// checks every byte of every echo. It records the first error it meets and the round-trip time of every frame, so
 /// a test can show that an attack cost the witness nothing but, in a long run, print what it cost in latency.
 /// </summary>
+/// <remarks>
+/// It runs on a thread of its own with blocking calls, not on the thread pool: the tests of other classes block pool
+/// threads while this one runs, and a witness whose next frame waited for the pool to inject a thread once went
+/// quiet for longer than an attack test's one-second idle timeout, so the server rightly closed it as idle.
+/// </remarks>
 internal sealed class Witness : IAsyncDisposable
 {
     private const int LargestBody = 16_384;
@@ -21,10 +26,15 @@ internal sealed class Witness : IAsyncDisposable
     private long _frames;
     private int _disposed;
 
+    /// <summary>The longest an echo may take before the witness counts it as lost.</summary>
+    private static readonly TimeSpan s_echoTimeout = TimeSpan.FromSeconds(30);
+
     private Witness(Socket socket, int seed)
     {
         _socket = socket;
-        _running = Task.Run(() => RunAsync(seed));
+        _socket.ReceiveTimeout = (int)s_echoTimeout.TotalMilliseconds;
+        _socket.SendTimeout = (int)s_echoTimeout.TotalMilliseconds;
+        _running = Task.Factory.StartNew(() => Run(seed), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
 
     /// <summary>The witness's own address, which tells its connection apart on the server.</summary>
@@ -92,7 +102,7 @@ internal sealed class Witness : IAsyncDisposable
 
     private static double Milliseconds(long ticks) => ticks * 1000.0 / Stopwatch.Frequency;
 
-    private async Task RunAsync(int seed)
+    private void Run(int seed)
     {
         var random = new Random(seed);
         var frame = new byte[4 + LargestBody];
@@ -105,8 +115,8 @@ internal sealed class Witness : IAsyncDisposable
                 BinaryPrimitives.WriteUInt32LittleEndian(frame, (uint)length);
                 random.NextBytes(frame.AsSpan(4, length));
                 var started = Stopwatch.GetTimestamp();
-                await _socket.SendAsync(frame.AsMemory(0, 4 + length), SocketFlags.None);
-                await ReceiveExactlyAsync(echo.AsMemory(0, 4 + length));
+                _socket.Send(frame.AsSpan(0, 4 + length), SocketFlags.None);
+                ReceiveExactly(echo.AsSpan(0, 4 + length));
                 var elapsed = Stopwatch.GetTimestamp() - started;
                 if (!frame.AsSpan(0, 4 + length).SequenceEqual(echo.AsSpan(0, 4 + length)))
                 {
@@ -127,11 +137,11 @@ internal sealed class Witness : IAsyncDisposable
         }
     }
 
-    private async Task ReceiveExactlyAsync(Memory<byte> destination)
+    private void ReceiveExactly(Span<byte> destination)
     {
         while (!destination.IsEmpty)
         {
-            var received = await _socket.ReceiveAsync(destination, SocketFlags.None);
+            var received = _socket.Receive(destination, SocketFlags.None);
             if (received == 0)
             {
                 throw new EndOfStreamException("The server closed the witness's connection.");
