@@ -21,7 +21,7 @@ public sealed class FrameDecoder
         ArgumentNullException.ThrowIfNull(format);
         Format = format;
         _headerLength = format.HeaderLength;
-        _lengthBias = format.LengthIncludesHeader ? (uint)format.HeaderLength : 0;
+        _lengthBias = format.LengthBias;
         _maxBodyLength = (uint)format.MaxBodyLength;
         _minBodyLength = (uint)format.MinBodyLength;
     }

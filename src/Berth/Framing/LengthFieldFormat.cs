@@ -138,7 +138,14 @@ public sealed record LengthFieldFormat
 
     /// <summary>The field value a header announces for a body of <paramref name="bodyLength"/> bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal uint Announced(int bodyLength) => (uint)bodyLength + (LengthIncludesHeader ? (uint)FieldWidth : 0u);
+    internal uint Announced(int bodyLength) => (uint)bodyLength + LengthBias;
+
+    /// <summary>
+    /// What the field counts beyond the body: the header itself when <see cref="LengthIncludesHeader"/>, else nothing.
+    /// The one place every reader and writer of the field takes it from: <see cref="Announced"/> adds it, the
+    /// <see cref="FrameDecoder"/> and the receive loop's count of bytes still missing subtract it.
+    /// </summary>
+    internal uint LengthBias => LengthIncludesHeader ? (uint)FieldWidth : 0u;
 
     [DoesNotReturn]
     private void ThrowBodyLengthOutOfRange(long bodyLength, string paramName) =>

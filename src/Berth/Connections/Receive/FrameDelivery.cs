@@ -107,7 +107,7 @@ internal sealed class FrameDelivery(
         Span<byte> header = stackalloc byte[4];
         partial.Slice(0, _format.HeaderLength).CopyTo(header);
         var announced = _format.ReadAnnounced(header[.._format.HeaderLength]);
-        var frameLength = (long)announced + (_format.LengthIncludesHeader ? 0 : _format.HeaderLength);
+        var frameLength = (long)announced - _format.LengthBias + _format.HeaderLength;
         return (int)Math.Max(1, frameLength - partial.Length);
     }
 }
