@@ -71,7 +71,7 @@ internal static class ZmqBenchmark
         var conditions = RunConditions.Start(settings.Command, $"libzmq {ZmqLibrary.Version}");
         var native = NativeZmqPrograms.Build();
         var netZmq = settings.NetZmqSource is { } source ? NetZmqPeer.Build(source) : null;
-        var netZmqNote = netZmq is null ? "Net.Zmq: not run (source not given)" : $"Net.Zmq: built from {settings.NetZmqSource}";
+        var netZmqNote = netZmq is null ? "Net.Zmq: not run (source not given)" : "Net.Zmq: built from the source folder given with --netzmq";
         Console.Error.WriteLine($"  {netZmqNote}");
         var netMqNote = NetMqComparison.IsInBuild ? "NetMQ: in process" : "NetMQ: not in the native build";
         Console.Error.WriteLine($"  {netMqNote}");
