@@ -79,8 +79,8 @@ internal static class AllocationGrowth
     /// <summary>
     /// Runs <paramref name="run"/> until the JIT compiled no method over <see cref="s_settled"/> of runs: tiering a
     /// method up allocates, and a path first taken under load is compiled, then recompiled at tier 1 about a tenth of a
-    /// second after its calls were counted, so a warm-up counted in messages alone ended before that on a slower
-    /// machine, and the tier-ups landed in the 10N run. Returns the runs and the seconds it took.
+    /// second after its calls were counted, so on a slower machine a warm-up counted in messages alone can end before
+    /// that, and the tier-ups land in the 10N run. Returns the runs and the seconds it took.
     /// </summary>
     private static (int Runs, double Seconds) WarmUntilSettled(Action<int> run, int messages)
     {

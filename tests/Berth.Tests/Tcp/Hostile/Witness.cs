@@ -12,8 +12,9 @@ namespace Berth.Tests.Tcp.Hostile;
 /// </summary>
 /// <remarks>
 /// It runs on a thread of its own with blocking calls, not on the thread pool: the tests of other classes block pool
-/// threads while this one runs, and a witness whose next frame waited for the pool to inject a thread once went
-/// quiet for longer than an attack test's one-second idle timeout, so the server rightly closed it as idle.
+/// threads while this one runs, so a witness on the pool can wait for it to add a thread before its next frame. In
+/// one full-suite run the server closed the witness under an attack test's one-second idle timeout, which such a
+/// wait explains; a witness that waits on nobody's pool tests the server, not the test process.
 /// </remarks>
 internal sealed class Witness : IAsyncDisposable
 {
