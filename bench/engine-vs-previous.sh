@@ -4,7 +4,7 @@
 # process, driven by the same C load generator, interleaved. Shows what receiving only while data is in flight
 # costs or saves on traffic that never lets the ring sit idle.
 #
-#   bash bench/engine-vs-previous.sh                 3 rounds, 1 s warm-up, 4 s measured per cell
+#   bash bench/engine-vs-previous.sh                 3 rounds, 1 s warm-up, 4 segments of 1 s per server and cell
 #   bash bench/engine-vs-previous.sh --rounds 5
 #   bash bench/engine-vs-previous.sh --previous f2b8af0   another commit's engine as the baseline
 #   bash bench/engine-vs-previous.sh --data docs/data/tcp/engine-vs-previous.json   also writes a berth-result/1 file
@@ -20,8 +20,8 @@
 # lowered every 64 KB rate, so it is not the default (docs/decisions/tcp-64k-rounds.md). A pinned server sees one CPU,
 # so it runs one event loop.
 #
-# Each round runs every workload as a back-to-back pair (this build first in odd rounds, the previous engine first in
-# even ones), so a round gives one ratio per workload. A workload is "met" when the median of at least 3 rounds' ratios is at least 0.97x and so is
+# Each round starts both servers for every workload and alternates the load between them in short segments (this build
+# first in odd rounds, the previous engine first in even ones), so a round gives one ratio per workload. A workload is "met" when the median of at least 3 rounds' ratios is at least 0.97x and so is
 # every round, "within noise" when only the median is, "not met" when the median is not ("< 3 rounds" with fewer);
 # the rounds and the verdicts are bench/paired-echo.sh's.
 # Needs a clone with history (the previous engine is built from git into artifacts/previous-engine), gcc, taskset and
@@ -32,7 +32,8 @@ cd "$(dirname "$0")/.."
 previous=1d6416c
 rounds=3
 warmup=1
-duration=4
+segments=4
+duration=1
 data=""
 cells="64 100;1024 100;16384 10;65536 1;65536 100"
 pin=none
@@ -43,6 +44,7 @@ while (($#)); do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
         --duration) duration="$2"; shift 2 ;;
+        --segments) segments="$2"; shift 2 ;;
         --previous) previous="$2"; shift 2 ;;
         --data) data="$2"; shift 2 ;;
         --cells) cells="$2"; shift 2 ;;
@@ -61,10 +63,10 @@ dotnet build src/Berth.Cli/Berth.Cli.csproj -c Release -nologo -v quiet > /dev/n
 
 [ "$pin" = none ] && pin=""
 serve="serve --port 0${serve_args:+ $serve_args}"
-bash bench/paired-echo.sh --out "$out" --command "$command" --rounds "$rounds" --warmup "$warmup" --duration "$duration" \
+bash bench/paired-echo.sh --out "$out" --command "$command" --rounds "$rounds" --warmup "$warmup" --segments "$segments" --duration "$duration" \
     --target 0.97 --cells "$cells" --data "$data" --table engine-vs-previous \
     --title "This build against the engine of $(git rev-parse "$previous^{commit}" | cut -c1-7): pipelined bursts (pipeline 16), one C load generator" \
-    --note "Each round runs a workload on both builds back to back, this build first in odd rounds and the previous engine first in even ones; a round's ratio is that pair's. Both servers ran berth $serve, and berth-load took${load_args:+ $load_args on top of} its default arguments.$([ -n "$pin" ] || echo " CPU placement was left to the scheduler (--pin none).")" \
+    --note "Each round starts both builds' servers for a workload, warms each up for ${warmup} s, then alternates the load between them, ${segments} segments of ${duration} s on each (this build first in odd rounds, the previous engine first in even ones); a round's ratio is that of the two servers' mean msg/s. Both servers ran berth $serve, and berth-load took${load_args:+ $load_args on top of} its default arguments.$([ -n "$pin" ] || echo " CPU placement was left to the scheduler (--pin none).")" \
     --pin "$pin" \
     --first "this build" --first-server "dotnet src/Berth.Cli/bin/Release/net10.0/Berth.Cli.dll $serve" --first-load "$load_args" \
     --second "previous" --second-server "dotnet $cli/Berth.Cli.dll $serve" --second-load "$load_args"

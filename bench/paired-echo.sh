@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Paired rounds of two echo servers under the C load generator, shared by bench/engine-vs-previous.sh and
-# bench/typed-vs-raw.sh. Each round runs every workload as a back-to-back pair (each server its own process started
-# afresh; the first server first in odd rounds, the second first in even ones, so neither always runs right after the
-# other), so a round gives one ratio per workload: the first server's msg/s over the second's. A workload is "met" when the median of at least 3 rounds' ratios reaches the target and so does every
-# round, "within noise" when only the median does, "not met" when the median does not ("< 3 rounds" with fewer): the
-# rule of docs/RESULTS.md, judged by scripts/paired_rounds.py.
+# bench/typed-vs-raw.sh. Each round runs every workload on both servers at once: each server its own process started
+# afresh, both warmed up for --warmup seconds, then the load generator alternates between them, --segments times on
+# each, measuring --duration seconds a time (first, second, second, first, ... in odd rounds, mirrored in even ones), so a
+# round gives one ratio per workload: the first server's mean msg/s over the second's. This machine's speed drifts by
+# a quarter within a minute (docs/RESULTS.md, "How far a round moves on its own"); alternating in seconds-long
+# segments lets both servers share each drift, where one back-to-back pair of longer runs did not. Each segment
+# opens its connections afresh and measures after SEGMENT_RAMP seconds, once their pipelines are full.
+# A workload is "met" when the median of at least 3 rounds' ratios reaches the target and so does every round,
+# "within noise" when only the median does, "not met" when the median does not ("< 3 rounds" with fewer): the rule of
+# docs/RESULTS.md, judged by scripts/paired_rounds.py.
 #
-#   bash bench/paired-echo.sh --out DIR --command TEXT --rounds N --warmup S --duration S --target RATIO
+#   bash bench/paired-echo.sh --out DIR --command TEXT --rounds N --warmup S --segments N --duration S --target RATIO
 #       --cells "64 100;1024 100" --table ID --title TEXT --note TEXT [--data FILE]
 #       --first NAME --first-server CMD [--first-load ARGS] --second NAME --second-server CMD [--second-load ARGS]
 #       [--pin LOAD_CPUS:SERVER_CPUS]
@@ -22,6 +27,8 @@ cd "$(dirname "$0")/.."
 source bench/lib/listening-port.sh
 
 data=""
+segments=4
+segment_ramp=0.25
 first_load=""
 second_load=""
 pin=""
@@ -32,6 +39,7 @@ while (($#)); do
         --rounds) rounds="$2" ;;
         --warmup) warmup="$2" ;;
         --duration) duration="$2" ;;
+        --segments) segments="$2" ;;
         --target) target="$2" ;;
         --cells) cells_text="$2" ;;
         --table) table="$2" ;;
@@ -71,28 +79,46 @@ results="$out/results.tsv"
 state="$out/run.json"
 python3 scripts/long_results.py run-start "$state" "$command"
 
+# One load run of SECONDS measured after RAMP seconds against SERVER's port: its JSON line, or nothing.
+measure() {
+    local server=$1 size=$2 connections=$3 ramp=$4 seconds=$5
+    # shellcheck disable=SC2086 # the load's extra arguments are split on purpose
+    "${load_pin[@]}" artifacts/compare/berth-load --port "${ports[$server]:-0}" --connections "$connections" --pipeline 16 \
+        --size "$size" --warmup "$ramp" --duration "$seconds" ${loads[$server]} | grep '^{' || true
+}
+
 for round in $(seq "$rounds"); do
     for cell in "${cells[@]}"; do
         read -r size connections <<< "$cell"
-        order="first second"
-        ((round % 2)) || order="second first"
-        for server in $order; do
+        declare -A pids=() ports=()
+        for server in first second; do
             log="$out/$server.log"
             # Emptied before the server starts, so the wait below never reads the port of the previous run's server.
             : > "$log"
             # shellcheck disable=SC2086 # the command line is split on purpose
             "${server_pin[@]}" ${servers[$server]} > "$log" 2>&1 &
-            pid=$!
-            # A server that did not start has no result for this run (the load finds no port); the pair is not counted.
-            port=$(listening_port "$log" "$pid" "paired-echo: ${names[$server]}") || true
-            # shellcheck disable=SC2086 # the load's extra arguments are split on purpose
-            line=$("${load_pin[@]}" artifacts/compare/berth-load --port "$port" --connections "$connections" --pipeline 16 --size "$size" \
-                --warmup "$warmup" --duration "$duration" ${loads[$server]} | grep '^{' || true)
-            kill "$pid" 2> /dev/null || true
-            wait "$pid" 2> /dev/null || true
-            printf '%s\t%s\t%s\t%s\n' "$server" "$size" "$connections" "$line" >> "$results"
-            printf '  round %s  %-12s %6s B x %-3s %s\n' "$round" "${names[$server]}" "$size" "$connections" \
-                "$(python3 -c 'import json,sys; r=json.loads(sys.argv[1] or "null"); print("{:,.0f} msg/s, errors {}".format(r["msg_per_s"], r["errors"]) if r else "no result")' "$line")"
+            pids[$server]=$!
+            # A server that did not start has no result for this round (the load finds no port); the pair is not counted.
+            ports[$server]=$(listening_port "$log" "${pids[$server]}" "paired-echo: ${names[$server]}") || true
+        done
+        for server in first second; do
+            measure "$server" "$size" "$connections" 0 "$warmup" > /dev/null
+        done
+        # The segments alternate first, second, second, first, ... (mirrored in even rounds), so a change in the
+        # machine's speed during the round weighs on both servers alike.
+        for segment in $(seq "$segments"); do
+            order="first second"
+            if (((round + segment) % 2)); then order="second first"; fi
+            for server in $order; do
+                line=$(measure "$server" "$size" "$connections" "$segment_ramp" "$duration")
+                printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$server" "$size" "$connections" "$line" >> "$results"
+                printf '  round %s  %-12s %6s B x %-3s %s\n' "$round" "${names[$server]}" "$size" "$connections" \
+                    "$(python3 -c 'import json,sys; r=json.loads(sys.argv[1] or "null"); print("{:,.0f} msg/s, errors {}".format(r["msg_per_s"], r["errors"]) if r else "no result")' "$line")"
+            done
+        done
+        for server in first second; do
+            kill "${pids[$server]}" 2> /dev/null || true
+            wait "${pids[$server]}" 2> /dev/null || true
         done
     done
 done
@@ -107,23 +133,24 @@ results, state, data, target, table_id, title, note, first, second = sys.argv[1:
 TARGET = float(target)
 rows = [line.rstrip("\n").split("\t") for line in open(results)]
 cells = []
-for server, size, connections, line in rows:
+for _, server, size, connections, line in rows:
     if (size, connections) not in cells:
         cells.append((size, connections))
 def rates(server, size, connections):
-    # A server that failed a run (no JSON line, or echo errors) has no rate for it: the pair is not counted.
-    out = []
+    # A round's rate is the mean of its segments'; a server that failed a segment (no JSON line, or echo errors) has
+    # no rate for that round, and the round's pair is not counted.
+    by_round = {}
     for r in rows:
-        if r[0] == server and r[1] == size and r[2] == connections:
-            result = json.loads(r[3]) if r[3] else None
-            out.append(result["msg_per_s"] if result and result["errors"] == 0 else None)
-    return out
+        if r[1] == server and r[2] == size and r[3] == connections:
+            result = json.loads(r[4]) if r[4] else None
+            by_round.setdefault(r[0], []).append(result["msg_per_s"] if result and result["errors"] == 0 else None)
+    return [statistics.mean(v) if None not in v else None for v in by_round.values()]
 table = []
 print(f"\n| workload | {first} msg/s (median [min-max]) | {second} msg/s | ratio per round | median ratio | at least {TARGET:g}x |")
 print("| --- | ---: | ---: | --- | ---: | --- |")
 for size, connections in cells:
     now, anchor = rates("first", size, connections), rates("second", size, connections)
-    # A round's pair ran back to back, in either order: the first server's nth run beside the second's nth.
+    # A round's segments ran alternately on both servers: the first server's nth round beside the second's nth.
     ratios = [a / b for a, b in zip(now, anchor) if a is not None and b]
     now, anchor = [v for v in now if v is not None], [v for v in anchor if v is not None]
     label = (f"{int(size) // 1024} KB" if int(size) >= 1024 else f"{size} B") + f" x {connections}"
