@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Berth's own client against the C load generator, both driving the C epoll echo: `berth load` and
-# bench/native/load in interleaved rounds, each round a back-to-back pair of the same workload against a fresh C echo.
+# bench/native/load in interleaved rounds. A round runs each workload four times, each against a fresh C echo: berth
+# load, C, C, berth load in odd rounds and the mirror in even ones, so a drift of the machine's speed during the round
+# weighs on both clients alike (docs/RESULTS.md, "How far a round moves on its own"); its ratio is that of the two
+# clients' means.
 #   sessions  10,000 connections, one 10 KiB request per second each (--rate 1, the same body size for both clients),
 #             each round trip timed from when its request was due; target: berth load's p99 within 1.5x the C client's
 #   closed    64 B x 100 connections, pipeline 16, as fast as echoes return; target: berth load >= 0.9x the C client's msg/s
@@ -9,7 +12,7 @@
 # the other on a machine whose cores the echo shares.
 # Writes a berth-result/1 file (docs/RESULTS.md) with every round, its ratio and the median ratio, and prints it.
 #
-#   bash bench/client-vs-c.sh                                   3 rounds, 10,000 sessions, 5 s warm-up + 20 s per run
+#   bash bench/client-vs-c.sh                                   3 rounds, 10,000 sessions, 5 s warm-up + 10 s per run
 #   bash bench/client-vs-c.sh --rounds 5 --data docs/data/tcp/client-vs-c.json
 #   bash bench/client-vs-c.sh --rounds 1 --connections 200 --warmup 0.5 --duration 1    a smoke run, not a measurement
 #   bash bench/client-vs-c.sh --threads 2                       both clients on two threads
@@ -22,7 +25,7 @@ invocation="bash bench/client-vs-c.sh${*:+ $*}"
 rounds=3
 connections=10000
 warmup=5
-duration=20
+duration=10
 threads=1
 data=artifacts/client-vs-c/result.json
 while (($#)); do
@@ -68,9 +71,9 @@ stop_echo() {
     wait "$echo_pid" 2> /dev/null || true
 }
 
-# run WORKLOAD CLIENT ROUND: one run against a fresh echo; appends "workload client round msg/s p50 p99 errors idle".
+# run WORKLOAD CLIENT ROUND RUN: one run against a fresh echo; appends "workload client round msg/s p50 p99 errors idle".
 run() {
-    local workload=$1 client=$2 round=$3 args file="$out/$1-$2-$3"
+    local workload=$1 client=$2 round=$3 args file="$out/$1-$2-$3-$4"
     if [ "$workload" = sessions ]; then
         args=(--connections "$connections" --rate 1 --size 10240 --pipeline 16)
     else
@@ -100,16 +103,18 @@ PY
 echo "client-vs-c: $rounds round(s); $connections sessions at 1 req/s, and 64 B x 100 closed loop; $threads client thread(s); load average $load_at_start"
 for round in $(seq "$rounds"); do
     # The client that goes first alternates, so neither always meets the machine in the same state.
-    if ((round % 2)); then clients=(berth c); else clients=(c berth); fi
+    if ((round % 2)); then clients=(berth c c berth); else clients=(c berth berth c); fi
     for workload in sessions closed; do
-        for client in "${clients[@]}"; do
-            run "$workload" "$client" "$round"
+        for at in 0 1 2 3; do
+            run "$workload" "${clients[$at]}" "$round" "$at"
         done
     done
 done
 
 python3 - "$rows" "$data" "$invocation" "$date" "$load_at_start" "$stat_start" "$self_start" "$$" "$out" "$threads" <<'PY'
-import json, statistics, subprocess, sys
+import glob, json, statistics, subprocess, sys
+sys.path.insert(0, "scripts")
+from paired_rounds import verdict
 rows_path, data, command, date, load, stat_start, self_start, pid, out, threads = sys.argv[1:11]
 
 def cpu(line):
@@ -128,20 +133,25 @@ number = lambda v: None if v == "None" else float(v)
 machine = None
 for row in rows:
     if row[1] == "berth":
-        machine = json.load(open(f"{out}/{row[0]}-berth-{row[2]}.json"))["provenance"]["machine"]
+        machine = json.load(open(sorted(glob.glob(f"{out}/{row[0]}-berth-{row[2]}-*.json"))[0]))["provenance"]["machine"]
         break
 commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
 dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip() != ""
 
-def table(workload, title, value, fmt, met, target):
+def table(workload, title, value, fmt, target, higher_is_better, text):
     out_rows, ratios = [], []
     for r in sorted({row[2] for row in rows if row[0] == workload}, key=int):
-        berth = next(row for row in rows if row[0] == workload and row[1] == "berth" and row[2] == r)
-        c = next(row for row in rows if row[0] == workload and row[1] == "c" and row[2] == r)
-        b, cv = number(berth[value]), number(c[value])
+        runs = {client: [row for row in rows if row[0] == workload and row[1] == client and row[2] == r] for client in ("berth", "c")}
+        values = {client: [number(row[value]) for row in runs[client]] for client in runs}
+        # A client that failed a run (no result) has no value for the round, and the round's pair is not counted.
+        means = {client: statistics.mean(v) if v and None not in v else None for client, v in values.items()}
+        b, cv = means["berth"], means["c"]
         ratio = round(b / cv, 4) if b and cv else None
-        ratios.append(ratio)
-        out_rows.append([f"round {r}", number(berth[value]), number(c[value]), ratio, int(float(berth[6])) + int(float(c[6])), number(berth[7])])
+        if ratio is not None:
+            ratios.append(ratio)
+        idle = [number(row[7]) for row in runs["berth"] if number(row[7]) is not None]
+        errors = sum(int(float(row[6])) for client in runs for row in runs[client])
+        out_rows.append([f"round {r}", b, cv, ratio, errors, statistics.mean(idle) if idle else None])
     median = statistics.median(ratios) if ratios else None
     out_rows.append(["median", None, None, median, None, None])
     return {
@@ -151,16 +161,17 @@ def table(workload, title, value, fmt, met, target):
             {"name": "ratio", "format": "ratio"}, {"name": "errors", "format": "int"}, {"name": "berth load idle heap per conn", "format": "bytes"},
         ],
         "rows": out_rows,
-        "notes": [target + (" Met." if median is not None and met(median) else " Not met." if median is not None else ""),
+        "notes": [f"{text} Verdict: {verdict(ratios, target, higher_is_better)}.",
+                  "A round runs each client twice against a fresh C echo each time (berth load, C, C, berth load in odd rounds, the mirror in even ones); its values are each client's mean over its two runs.",
                   f"Both clients ran {threads} thread(s): the C load generator with --threads {threads}, berth load with {threads} epoll loop(s) (BERTH_EPOLL_LOOPS={threads})."],
     }
 
 sessions = table("sessions", "Sessions at one 10 KiB request per second against the C echo: p99 from when each request was due",
-                 5, "us", lambda median: median <= 1.5,
-                 "Ratio: berth load's p99 over the C client's. Target: p99 within 1.5x the C client's, judged on the median of the rounds' ratios.")
+                 5, "us", 1.5, False,
+                 "Ratio: berth load's p99 over the C client's. Target: p99 within 1.5x the C client's, judged on the rounds' ratios (docs/RESULTS.md, Verdicts).")
 closed = table("closed", "64 B x 100 connections, pipeline 16, closed loop against the C echo: msg/s",
-               3, "count", lambda median: median >= 0.9,
-               "Ratio: berth load's msg/s over the C client's. Target: at least 0.9x the C load generator, judged on the median of the rounds' ratios.")
+               3, "count", 0.9, True,
+               "Ratio: berth load's msg/s over the C client's. Target: at least 0.9x the C load generator, judged on the rounds' ratios (docs/RESULTS.md, Verdicts).")
 result = {
     "schema": "berth-result/1",
     "provenance": {
