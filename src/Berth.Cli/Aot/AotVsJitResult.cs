@@ -141,7 +141,10 @@ internal static class AotVsJitResult
         + $"unmeasured start of each so every build reads its files from the page cache. Start to listening runs from the process start to its "
         + $"'listening on' line; idle RSS is VmRSS {settings.IdleSettle.TotalSeconds:0.#} s after that line; msg/s is the C load generator of the "
         + $"comparison ({AotVsJitRun.Cell.Label}, pipeline {AotVsJitRun.Cell.Pipeline}, every echo checked) over {settings.Duration.TotalSeconds:0.#} s after "
-        + $"{settings.Warmup.TotalSeconds:0.#} s of warm-up. Size on disk counts the publish folder without symbols and documentation; "
+        + $"{settings.Warmup.TotalSeconds:0.#} s of warm-up. A NativeAOT build's msg/s and that of the JIT build next to it come from both servers up at once: after "
+        + $"{settings.Warmup.TotalSeconds:0.#} s of warm-up each, the load alternates between them, NativeAOT, JIT, JIT, NativeAOT (the mirror by turns), "
+        + $"{AotVsJitRun.Segments} segments each of {(settings.Duration / AotVsJitRun.Segments).TotalSeconds:0.##} s measured after {AotVsJitRun.SegmentRamp.TotalSeconds:0.##} s, "
+        + $"and each build's msg/s is the mean of its segments'. Size on disk counts the publish folder without symbols and documentation; "
         + $"a JIT build also needs the shared .NET runtime, not counted. The JIT build is the framework-dependent publish the tool ships; "
         + $"the ReadyToRun build, when run, is that publish with precompiled code in its assemblies, which the JIT's tiered compilation replaces where it pays.");
 }

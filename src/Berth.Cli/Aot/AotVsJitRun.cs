@@ -9,18 +9,26 @@ namespace Berth.Cli.Aot;
 /// <summary>
 /// <c>berth aot-vs-jit</c>: every build's <c>berth serve</c> started afresh in every round, in an order that rotates
 /// from round to round so no build always goes first; each start is timed to its listening line, left idle, its RSS
-/// read, then loaded with the C load generator of the comparison, and stopped. Every NativeAOT run also gets a run of
-/// the JIT build right next to it, before or after it by turns, for its msg/s ratio.
+/// read, then loaded with the C load generator of the comparison, and stopped. Every NativeAOT build is started
+/// together with a JIT build for its msg/s ratio: with both up, the load alternates between them in short segments.
 /// </summary>
 /// <remarks>
 /// A round of seven builds takes most of a minute, and this machine's rate can shift by a fifth within that: a ratio
-/// between runs half a round apart then measured the shift, not the builds. Start and RSS do not move with the
-/// machine's rate, so they keep one run per build per round.
+/// between runs half a round apart then measured the shift, not the builds, and even back-to-back runs of a few
+/// seconds each took a shift between them whole (docs/RESULTS.md, "How far a round moves on its own"). Segments of a
+/// second, NativeAOT, JIT, JIT, NativeAOT (the mirror by turns), let both builds share each shift. Start and RSS do not
+/// move with the machine's rate, so they keep one run per build per round.
 /// </remarks>
 internal static class AotVsJitRun
 {
     /// <summary>The standard load: 64 B bodies over 100 connections, pipelined as in the comparison.</summary>
     public static readonly CompareCell Cell = CompareCell.Pipelined(64, 100);
+
+    /// <summary>Segments per build in a NativeAOT build's msg/s pair; each measures this share of the run's duration.</summary>
+    public const int Segments = 4;
+
+    /// <summary>Load before each segment's measured window, while its fresh connections fill their pipelines.</summary>
+    public static readonly TimeSpan SegmentRamp = TimeSpan.FromSeconds(0.25);
 
     public static async Task<int> RunAsync(AotVsJitSettings settings, CancellationToken cancellationToken)
     {
@@ -49,16 +57,14 @@ internal static class AotVsJitRun
             for (var turn = 0; turn < builds; turn++)
             {
                 var build = settings.Builds[(round + turn) % builds];
-                var anchorFirst = (round + turn) % 2 == 1;
-                if (build.IsNative && anchorFirst)
+                if (build.IsNative)
                 {
-                    samples.Add(await MeasureAsync(settings.ThroughputAnchor, round, settings, load, build.Name, cancellationToken));
+                    var anchorFirst = (round + turn) % 2 == 1;
+                    samples.AddRange(await MeasurePairAsync(build, settings.ThroughputAnchor, anchorFirst, round, settings, load, cancellationToken));
                 }
-
-                samples.Add(await MeasureAsync(build, round, settings, load, pairedWith: null, cancellationToken));
-                if (build.IsNative && !anchorFirst)
+                else
                 {
-                    samples.Add(await MeasureAsync(settings.ThroughputAnchor, round, settings, load, build.Name, cancellationToken));
+                    samples.Add(await MeasureAsync(build, round, settings, load, cancellationToken));
                 }
             }
         }
@@ -84,34 +90,113 @@ internal static class AotVsJitRun
     private static EchoServerCommand Serve(AotBuild build) => new(build.Name, build.Executable, ["serve"]);
 
     private static async Task<AotVsJitSample> MeasureAsync(
-        AotBuild build, int round, AotVsJitSettings settings, LoadGenerator load, string? pairedWith, CancellationToken cancellationToken)
+        AotBuild build, int round, AotVsJitSettings settings, LoadGenerator load, CancellationToken cancellationToken)
     {
-        var sample = await RunOnceAsync(build, round, settings, load, pairedWith, cancellationToken);
-        var role = pairedWith is null ? build.Name : $"{build.Name} (next to {pairedWith})";
-        Console.WriteLine(string.Create(
-            CultureInfo.InvariantCulture,
-            $"  round {round + 1}/{settings.Rounds} {role,-16} listening after {sample.ListeningMilliseconds,8:0.0} ms  idle RSS {sample.IdleResidentBytes / 1048576,7:0.0} MiB  {sample.MessagesPerSecond,12:N0} msg/s  errors {sample.Errors}"));
-        return sample;
-    }
-
-    private static async Task<AotVsJitSample> RunOnceAsync(
-        AotBuild build, int round, AotVsJitSettings settings, LoadGenerator load, string? pairedWith, CancellationToken cancellationToken)
-    {
-        var clock = Stopwatch.StartNew();
-        await using var server = await ServerProcess.StartAsync(Serve(build), cancellationToken);
-        var listening = clock.Elapsed.TotalMilliseconds;
-        await Task.Delay(settings.IdleSettle, cancellationToken);
-        var idle = server.ResidentBytes;
+        var started = await StartedServer.StartAsync(build, settings, cancellationToken);
+        await using var server = started.Server;
+        var rate = new SegmentRates(build);
         try
         {
-            var outcome = await load.RunAsync(Cell, server.Port, settings.Warmup, settings.Duration, () => { }, () => { }, cancellationToken);
-            return new AotVsJitSample(build.Name, round, listening, idle, outcome.MessagesPerSecond, outcome.Errors, pairedWith);
+            rate.Add(await load.RunAsync(Cell, server.Port, settings.Warmup, settings.Duration, () => { }, () => { }, cancellationToken));
         }
         catch (IOException e)
         {
-            // A server that stopped answering is a result: the run counts as failed and the comparison goes on.
+            rate.Failed(e);
+        }
+
+        return Report(started.Sample(round, rate, pairedWith: null), settings);
+    }
+
+    /// <summary>
+    /// Starts <paramref name="native"/> and then <paramref name="anchor"/>, each timed and its idle RSS read, warms each
+    /// up, then alternates the load between them, <see cref="Segments"/> segments each; each build's msg/s is the mean of
+    /// its segments'. The anchor's sample names the NativeAOT build it was paired with.
+    /// </summary>
+    private static async Task<AotVsJitSample[]> MeasurePairAsync(
+        AotBuild native, AotBuild anchor, bool anchorFirst, int round, AotVsJitSettings settings, LoadGenerator load, CancellationToken cancellationToken)
+    {
+        var first = await StartedServer.StartAsync(native, settings, cancellationToken);
+        await using var nativeServer = first.Server;
+        var second = await StartedServer.StartAsync(anchor, settings, cancellationToken);
+        await using var anchorServer = second.Server;
+        var (nativeRate, anchorRate) = (new SegmentRates(native), new SegmentRates(anchor));
+        var pair = new[] { (nativeServer, nativeRate), (anchorServer, anchorRate) };
+        try
+        {
+            foreach (var server in new[] { nativeServer, anchorServer })
+            {
+                await load.RunAsync(Cell, server.Port, TimeSpan.Zero, settings.Warmup, () => { }, () => { }, cancellationToken);
+            }
+
+            for (var segment = 0; segment < Segments; segment++)
+            {
+                var anchorLeads = (segment % 2 == 1) != anchorFirst;
+                foreach (var (server, rate) in anchorLeads ? pair.Reverse() : pair)
+                {
+                    rate.Add(await load.RunAsync(Cell, server.Port, SegmentRamp, settings.Duration / Segments, () => { }, () => { }, cancellationToken));
+                }
+            }
+        }
+        catch (IOException e)
+        {
+            // Which server stopped answering is not known, so the NativeAOT build's run counts as failed (against it).
+            nativeRate.Failed(e);
+        }
+
+        return
+        [
+            Report(first.Sample(round, nativeRate, pairedWith: null), settings),
+            Report(second.Sample(round, anchorRate, pairedWith: native.Name), settings),
+        ];
+    }
+
+    private static AotVsJitSample Report(AotVsJitSample sample, AotVsJitSettings settings)
+    {
+        var role = sample.PairedWith is null ? sample.Build : $"{sample.Build} (next to {sample.PairedWith})";
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"  round {sample.Round + 1}/{settings.Rounds} {role,-16} listening after {sample.ListeningMilliseconds,8:0.0} ms  idle RSS {sample.IdleResidentBytes / 1048576,7:0.0} MiB  {sample.MessagesPerSecond,12:N0} msg/s  errors {sample.Errors}"));
+        return sample;
+    }
+
+    /// <summary>A build's server started afresh: the time to its listening line and its RSS after sitting idle.</summary>
+    private sealed record StartedServer(AotBuild Build, ServerProcess Server, double ListeningMilliseconds, double IdleResidentBytes)
+    {
+        public static async Task<StartedServer> StartAsync(AotBuild build, AotVsJitSettings settings, CancellationToken cancellationToken)
+        {
+            var clock = Stopwatch.StartNew();
+            var server = await ServerProcess.StartAsync(Serve(build), cancellationToken);
+            var listening = clock.Elapsed.TotalMilliseconds;
+            await Task.Delay(settings.IdleSettle, cancellationToken);
+            return new StartedServer(build, server, listening, server.ResidentBytes);
+        }
+
+        public AotVsJitSample Sample(int round, SegmentRates rate, string? pairedWith) =>
+            new(Build.Name, round, ListeningMilliseconds, IdleResidentBytes, rate.MessagesPerSecond, rate.Errors, pairedWith);
+    }
+
+    /// <summary>The load runs of one build in one round: its msg/s is their mean, NaN once any failed.</summary>
+    private sealed class SegmentRates(AotBuild build)
+    {
+        private readonly List<double> _rates = [];
+        private bool _failed;
+
+        public long Errors { get; private set; }
+
+        public double MessagesPerSecond => _failed || _rates.Count == 0 ? double.NaN : _rates.Average();
+
+        public void Add(LoadOutcome outcome)
+        {
+            _rates.Add(outcome.MessagesPerSecond);
+            Errors += outcome.Errors;
+        }
+
+        /// <summary>A server that stopped answering is a result: the run counts as failed and the comparison goes on.</summary>
+        public void Failed(IOException e)
+        {
             Console.WriteLine($"  {build.Name}: {e.Message}");
-            return new AotVsJitSample(build.Name, round, listening, idle, double.NaN, 1, pairedWith);
+            _failed = true;
+            Errors = Math.Max(Errors, 1);
         }
     }
 }
