@@ -60,7 +60,7 @@ internal static class AotVsJitResult
             [
                 "Every round starts every build, so a round's ratio compares a NativeAOT build with its anchor under that round's conditions. "
                 + "Start and idle RSS: the anchor is the JIT build with the better median on that measure, its run in the same round. "
-                + "msg/s: the anchor is the JIT build's run started right before or right after the NativeAOT run (which of the two alternates from run to run), "
+                + "msg/s: the anchor is the JIT build started together with the NativeAOT build, the load alternating between the two in segments, "
                 + "so a shift in the machine's rate within a round falls on both sides of the ratio. "
                 + $"A target is met when the median of at least {TargetVerdict.MinimumRounds} rounds' ratios reaches it and so does every round, "
                 + "within noise when only the median does, not met when the median does not (docs/RESULTS.md, Verdicts). "
