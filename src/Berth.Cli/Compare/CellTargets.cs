@@ -6,8 +6,8 @@ using static Berth.Cli.Compare.CompareTargets;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// Judges one workload's targets from its samples, round by round: in each round Berth ran the cell back to back
-/// with each other server, so a round gives one ratio per pair, and a target is judged on the median of those ratios.
+/// Judges one workload's targets from its samples, round by round: in each round Berth ran the cell paired with each
+/// other server, the load alternating between the two, so a round gives one ratio per pair, and a target is judged on the median of those ratios.
 /// </summary>
 internal static class CellTargets
 {

@@ -58,7 +58,7 @@ internal static class CompareJsonWriter
             notes);
         var targets = new ResultTable(
             "targets",
-            "Targets, round by round: Berth's ratio in each round, within its back-to-back pair, judged on the median of at least 3 rounds",
+            "Targets, round by round: Berth's ratio in each round, within its pair, judged on the median of at least 3 rounds",
             [
                 new("workload", CellFormat.Text), new("target", CellFormat.Text), new("ratio", CellFormat.Text),
                 new("rounds", CellFormat.Text), new("median", CellFormat.Ratio), new("mark", CellFormat.Verdict),

@@ -26,7 +26,7 @@ internal static class CompareTables
                     .. report.Servers.Select(server => Value(cell, server, r => r.CpuSecondsPerMillionMessages, Seconds, spreads)),
                     Ratio(cell.CpuBerthVsC), cell.CpuVsCTarget])]),
             new(
-                "Targets, round by round (Berth's ratio in each round, within its back-to-back pair; judged on the median of ≥ 3 rounds)",
+                "Targets, round by round (Berth's ratio in each round, within its pair; judged on the median of ≥ 3 rounds)",
                 ["workload", "target", "ratio", "rounds", "median", "mark"],
                 [.. report.Cells.SelectMany(cell => cell.Targets.Select(check => (string[])[
                     cell.Workload, check.Target, check.Ratio,

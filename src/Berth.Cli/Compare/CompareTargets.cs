@@ -4,8 +4,8 @@ using Berth.Results.Reports;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round runs Berth
-/// back to back with each other server, so a round's ratio compares two servers under the same conditions): met when
+/// The targets of the TCP engine. A ratio target is judged on the median of the rounds' ratios (each round pairs Berth
+/// with each other server, the load alternating between the two, so a round's ratio compares two servers under the same conditions): met when
 /// the median and every round reach it, within noise when the median reaches it but a round does not, and only
 /// with at least <see cref="MinimumRounds"/> of them; every round's ratio is reported beside the mark. The idle target
 /// has no pairs, so it is judged on the whole range of its runs (<see cref="TargetVerdict"/>).

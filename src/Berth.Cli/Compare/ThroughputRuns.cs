@@ -3,13 +3,21 @@ using System.Globalization;
 namespace Berth.Cli.Compare;
 
 /// <summary>
-/// Starts every server once, then, round after round, runs each cell as back-to-back pairs: the first server (Berth),
-/// then one other, for every other server in turn (B C B K B D ...). Each of Berth's ratios in a round is taken within
-/// its pair, so a slow minute on a shared machine hurts both sides of it alike. The server's CPU time is read at the
-/// edges of the load generator's measured window.
+/// Starts every server once, then, round after round, runs each cell as pairs: the first server (Berth) and one other,
+/// for every other server in turn. Within a pair the load alternates between the two in <see cref="Segments"/>
+/// segments each (Berth, other, other, Berth, ... in even rounds, the mirror in odd ones), so a slow second on a shared
+/// machine falls on both sides of the pair's ratio alike; one back-to-back run each took a shift between them whole
+/// (docs/RESULTS.md, "How far a round moves on its own"). The server's CPU time is read at the edges of each
+/// segment's measured window.
 /// </summary>
 internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSpan duration)
 {
+    /// <summary>Segments per server in a pair; each measures this share of the duration.</summary>
+    public const int Segments = 4;
+
+    /// <summary>Load before a later segment's measured window, while its fresh connections fill their pipelines.</summary>
+    public static readonly TimeSpan SegmentRamp = TimeSpan.FromSeconds(0.25);
+
     public async Task<List<CellSample>> RunAsync(
         IReadOnlyList<EchoServerCommand> servers, IReadOnlyList<CompareCell> cells, int repeat, CancellationToken cancellationToken)
     {
@@ -23,17 +31,25 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
             }
 
             var subject = running[0];
-            var pairs = running.Skip(1).Select(other => (Subject: subject, Other: other)).ToList();
-            var total = repeat * cells.Count * pairs.Count * 2;
+            var total = repeat * cells.Count * (running.Count - 1) * 2;
             for (var round = 0; round < repeat; round++)
             {
                 foreach (var cell in cells)
                 {
-                    foreach (var (first, second) in pairs)
+                    foreach (var other in running.Skip(1))
                     {
-                        foreach (var (server, partner) in new[] { (first, second.Name), (second, (string?)null) })
+                        var (subjectRuns, otherRuns) = (new SegmentRuns(), new SegmentRuns());
+                        for (var segment = 0; segment < Segments; segment++)
                         {
-                            var sample = await MeasureAsync(server, partner, cell, round, cancellationToken);
+                            var pair = new[] { (subject, subjectRuns), (other, otherRuns) };
+                            foreach (var (server, runs) in (segment + round) % 2 == 0 ? pair : pair.Reverse())
+                            {
+                                runs.Add(await MeasureAsync(server, cell, segment == 0 ? warmup : SegmentRamp, cancellationToken));
+                            }
+                        }
+
+                        foreach (var sample in new[] { subjectRuns.Sample(subject.Name, other.Name, cell, round), otherRuns.Sample(other.Name, null, cell, round) })
+                        {
                             samples.Add(sample);
                             Console.WriteLine(Describe(samples.Count, total, sample));
                         }
@@ -52,21 +68,66 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
         return samples;
     }
 
-    private async Task<CellSample> MeasureAsync(ServerProcess server, string? partner, CompareCell cell, int round, CancellationToken cancellationToken)
+    /// <summary>One segment: its outcome and the server's CPU seconds over its measured window; null when it failed.</summary>
+    private async Task<(LoadOutcome Outcome, double CpuSeconds)?> MeasureAsync(
+        ServerProcess server, CompareCell cell, TimeSpan ramp, CancellationToken cancellationToken)
     {
         double cpuAtStart = 0, cpuAtEnd = 0;
         try
         {
             var outcome = await load.RunAsync(
-                cell, server.Port, warmup, duration, () => cpuAtStart = server.CpuSeconds, () => cpuAtEnd = server.CpuSeconds, cancellationToken);
-            var cpuPerMillion = outcome.Messages > 0 ? (cpuAtEnd - cpuAtStart) / outcome.Messages * 1e6 : double.NaN;
-            return new CellSample(server.Name, partner, cell, round, outcome, cpuPerMillion);
+                cell, server.Port, ramp, duration / Segments, () => cpuAtStart = server.CpuSeconds, () => cpuAtEnd = server.CpuSeconds, cancellationToken);
+            return (outcome, cpuAtEnd - cpuAtStart);
         }
         catch (IOException e)
         {
             // A server that stopped answering is a result, not the end of the comparison: the run counts as failed.
             Console.WriteLine($"  {server.Name} {cell.Label}: {e.Message}");
-            return new CellSample(server.Name, partner, cell, round, new LoadOutcome(0, duration.TotalSeconds, 0, 0, double.NaN, double.NaN, double.NaN, 1), double.NaN);
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// One server's segments in one pair, as one sample: messages and seconds summed, so its rate and CPU per message are
+    /// over all its measured windows; each latency percentile is the highest of its segments'. Failed once any failed.
+    /// </summary>
+    private sealed class SegmentRuns
+    {
+        private readonly List<(LoadOutcome Outcome, double CpuSeconds)> _segments = [];
+        private bool _failed;
+
+        public void Add((LoadOutcome Outcome, double CpuSeconds)? segment)
+        {
+            if (segment is { } measured)
+            {
+                _segments.Add(measured);
+            }
+            else
+            {
+                _failed = true;
+            }
+        }
+
+        public CellSample Sample(string server, string? partner, CompareCell cell, int round)
+        {
+            var outcomes = _segments.Select(s => s.Outcome).ToList();
+            var messages = outcomes.Sum(o => o.Messages);
+            var seconds = outcomes.Sum(o => o.Seconds);
+            if (_failed || messages == 0 || seconds <= 0)
+            {
+                return new CellSample(server, partner, cell, round, new LoadOutcome(0, seconds, 0, 0, double.NaN, double.NaN, double.NaN, Math.Max(1, outcomes.Sum(o => o.Errors))), double.NaN);
+            }
+
+            var outcome = new LoadOutcome(
+                messages,
+                seconds,
+                messages / seconds,
+                outcomes.Sum(o => o.MegabytesPerSecond * o.Seconds) / seconds,
+                outcomes.Max(o => o.P50Microseconds),
+                outcomes.Max(o => o.P99Microseconds),
+                outcomes.Max(o => o.P999Microseconds),
+                outcomes.Sum(o => o.Errors));
+            return new CellSample(server, partner, cell, round, outcome, _segments.Sum(s => s.CpuSeconds) / messages * 1e6);
         }
     }
 
