@@ -1,4 +1,5 @@
 using System.Globalization;
+using Berth.Cli.Compare;
 using Berth.Results;
 
 namespace Berth.Cli.Aot;
@@ -143,7 +144,7 @@ internal static class AotVsJitResult
         + $"comparison ({AotVsJitRun.Cell.Label}, pipeline {AotVsJitRun.Cell.Pipeline}, every echo checked) over {settings.Duration.TotalSeconds:0.#} s after "
         + $"{settings.Warmup.TotalSeconds:0.#} s of warm-up. A NativeAOT build's msg/s and that of the JIT build next to it come from both servers up at once: after "
         + $"{settings.Warmup.TotalSeconds:0.#} s of warm-up each, the load alternates between them, NativeAOT, JIT, JIT, NativeAOT (the mirror by turns), "
-        + $"{AotVsJitRun.Segments} segments each of {(settings.Duration / AotVsJitRun.Segments).TotalSeconds:0.##} s measured after {AotVsJitRun.SegmentRamp.TotalSeconds:0.##} s, "
+        + $"{AlternatingSegments.Count} segments each of {(settings.Duration / AlternatingSegments.Count).TotalSeconds:0.##} s measured after {AlternatingSegments.Ramp.TotalSeconds:0.##} s, "
         + $"and each build's msg/s is the mean of its segments'. Size on disk counts the publish folder without symbols and documentation; "
         + $"a JIT build also needs the shared .NET runtime, not counted. The JIT build is the framework-dependent publish the tool ships; "
         + $"the ReadyToRun build, when run, is that publish with precompiled code in its assemblies, which the JIT's tiered compilation replaces where it pays.");

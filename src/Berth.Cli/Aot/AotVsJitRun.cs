@@ -24,12 +24,6 @@ internal static class AotVsJitRun
     /// <summary>The standard load: 64 B bodies over 100 connections, pipelined as in the comparison.</summary>
     public static readonly CompareCell Cell = CompareCell.Pipelined(64, 100);
 
-    /// <summary>Segments per build in a NativeAOT build's msg/s pair; each measures this share of the run's duration.</summary>
-    public const int Segments = 4;
-
-    /// <summary>Load before each segment's measured window, while its fresh connections fill their pipelines.</summary>
-    public static readonly TimeSpan SegmentRamp = TimeSpan.FromSeconds(0.25);
-
     public static async Task<int> RunAsync(AotVsJitSettings settings, CancellationToken cancellationToken)
     {
         var root = SourceCheckout.FindRoot();
@@ -109,7 +103,7 @@ internal static class AotVsJitRun
 
     /// <summary>
     /// Starts <paramref name="native"/> and then <paramref name="anchor"/>, each timed and its idle RSS read, warms each
-    /// up, then alternates the load between them, <see cref="Segments"/> segments each; each build's msg/s is the mean of
+    /// up, then alternates the load between them (<see cref="AlternatingSegments"/>); each build's msg/s is the mean of
     /// its segments'. The anchor's sample names the NativeAOT build it was paired with.
     /// </summary>
     private static async Task<AotVsJitSample[]> MeasurePairAsync(
@@ -120,7 +114,6 @@ internal static class AotVsJitRun
         var second = await StartedServer.StartAsync(anchor, settings, cancellationToken);
         await using var anchorServer = second.Server;
         var (nativeRate, anchorRate) = (new SegmentRates(native), new SegmentRates(anchor));
-        var pair = new[] { (nativeServer, nativeRate), (anchorServer, anchorRate) };
         try
         {
             foreach (var server in new[] { nativeServer, anchorServer })
@@ -128,12 +121,12 @@ internal static class AotVsJitRun
                 await load.RunAsync(Cell, server.Port, TimeSpan.Zero, settings.Warmup, () => { }, () => { }, cancellationToken);
             }
 
-            for (var segment = 0; segment < Segments; segment++)
+            for (var segment = 0; segment < AlternatingSegments.Count; segment++)
             {
-                var anchorLeads = (segment % 2 == 1) != anchorFirst;
-                foreach (var (server, rate) in anchorLeads ? pair.Reverse() : pair)
+                foreach (var (server, rate) in AlternatingSegments.Order((nativeServer, nativeRate), (anchorServer, anchorRate), segment, mirrored: anchorFirst))
                 {
-                    rate.Add(await load.RunAsync(Cell, server.Port, SegmentRamp, settings.Duration / Segments, () => { }, () => { }, cancellationToken));
+                    rate.Add(await load.RunAsync(
+                        Cell, server.Port, AlternatingSegments.Ramp, settings.Duration / AlternatingSegments.Count, () => { }, () => { }, cancellationToken));
                 }
             }
         }

@@ -122,9 +122,9 @@ internal static class CompareRun
         + $"ConnectionHandler with the Web SDK's defaults; DotNetty, NetCoreServer, SuperSocket: framed echoes as their documentation "
         + $"writes them, Nagle off, the runtime's default GC as their samples run), driven by the C load generator (one epoll thread, every echo "
         + $"checked byte for byte). {settings.Repeat} round(s) per cell, each pairing Berth with every other server in turn: the load alternates between "
-        + $"the two, Berth, other, other, Berth (the mirror in odd rounds), {ThroughputRuns.Segments} segments each of "
-        + $"{(settings.Duration / ThroughputRuns.Segments).TotalSeconds:0.##} s measured after a ramp ({settings.Warmup.TotalSeconds:0.#} s for a "
-        + $"server's first segment in the pair, {ThroughputRuns.SegmentRamp.TotalSeconds:0.##} s after), so a server's msg/s and server CPU per "
+        + $"the two, Berth, other, other, Berth (the mirror in odd rounds), {AlternatingSegments.Count} segments each of "
+        + $"{(settings.Duration / AlternatingSegments.Count).TotalSeconds:0.##} s measured after a ramp ({settings.Warmup.TotalSeconds:0.#} s for a "
+        + $"server's first segment in the pair, {AlternatingSegments.Ramp.TotalSeconds:0.##} s after), so a server's msg/s and server CPU per "
         + $"message (utime+stime) are over its {settings.Duration.TotalSeconds:0.#} s of measured windows, and each latency percentile is the "
         + $"highest of its segments'; idle memory is a fresh server's VmRSS growth after one round trip per connection. A ratio target is judged on the median "
         + $"of the rounds' ratios, with at least {CompareTargets.MinimumRounds} rounds; the idle target is met only when every run meets it.");

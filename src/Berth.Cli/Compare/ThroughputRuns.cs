@@ -4,20 +4,13 @@ namespace Berth.Cli.Compare;
 
 /// <summary>
 /// Starts every server once, then, round after round, runs each cell as pairs: the first server (Berth) and one other,
-/// for every other server in turn. Within a pair the load alternates between the two in <see cref="Segments"/>
-/// segments each (Berth, other, other, Berth, ... in even rounds, the mirror in odd ones), so a slow second on a shared
-/// machine falls on both sides of the pair's ratio alike; one back-to-back run each took a shift between them whole
-/// (docs/RESULTS.md, "How far a round moves on its own"). The server's CPU time is read at the edges of each
-/// segment's measured window.
+/// for every other server in turn. Within a pair the load alternates between the two in
+/// <see cref="AlternatingSegments.Count"/> segments each (Berth, other, other, Berth, ... in even rounds, the mirror in
+/// odd ones), so a slow second on a shared machine falls on both sides of the pair's ratio alike; one back-to-back run
+/// each took a shift between them whole. The server's CPU time is read at the edges of each segment's measured window.
 /// </summary>
 internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSpan duration)
 {
-    /// <summary>Segments per server in a pair; each measures this share of the duration.</summary>
-    public const int Segments = 4;
-
-    /// <summary>Load before a later segment's measured window, while its fresh connections fill their pipelines.</summary>
-    public static readonly TimeSpan SegmentRamp = TimeSpan.FromSeconds(0.25);
-
     public async Task<List<CellSample>> RunAsync(
         IReadOnlyList<EchoServerCommand> servers, IReadOnlyList<CompareCell> cells, int repeat, CancellationToken cancellationToken)
     {
@@ -39,12 +32,11 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
                     foreach (var other in running.Skip(1))
                     {
                         var (subjectRuns, otherRuns) = (new SegmentRuns(), new SegmentRuns());
-                        for (var segment = 0; segment < Segments; segment++)
+                        for (var segment = 0; segment < AlternatingSegments.Count; segment++)
                         {
-                            var pair = new[] { (subject, subjectRuns), (other, otherRuns) };
-                            foreach (var (server, runs) in (segment + round) % 2 == 0 ? pair : pair.Reverse())
+                            foreach (var (server, runs) in AlternatingSegments.Order((subject, subjectRuns), (other, otherRuns), segment, mirrored: round % 2 == 1))
                             {
-                                runs.Add(await MeasureAsync(server, cell, segment == 0 ? warmup : SegmentRamp, cancellationToken));
+                                runs.Add(await MeasureAsync(server, cell, segment == 0 ? warmup : AlternatingSegments.Ramp, cancellationToken));
                             }
                         }
 
@@ -76,7 +68,7 @@ internal sealed class ThroughputRuns(LoadGenerator load, TimeSpan warmup, TimeSp
         try
         {
             var outcome = await load.RunAsync(
-                cell, server.Port, ramp, duration / Segments, () => cpuAtStart = server.CpuSeconds, () => cpuAtEnd = server.CpuSeconds, cancellationToken);
+                cell, server.Port, ramp, duration / AlternatingSegments.Count, () => cpuAtStart = server.CpuSeconds, () => cpuAtEnd = server.CpuSeconds, cancellationToken);
             return (outcome, cpuAtEnd - cpuAtStart);
         }
         catch (IOException e)
